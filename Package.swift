@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "ContextKit",
+    products: [
+        .library(name: "TokenKit", targets: ["TokenKit"]),
+        .library(name: "ContextKit", targets: ["ContextKit"]),
+        .executable(name: "tokcount", targets: ["tokcount"]),
+        .executable(name: "schema-cost", targets: ["schema-cost"]),
+        .executable(name: "ctxkit", targets: ["ctxkit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CUTF8Proc",
+            pkgConfig: "libutf8proc",
+            providers: [.apt(["libutf8proc-dev"])]
+        ),
+        .target(
+            name: "TokenKit",
+            dependencies: ["CUTF8Proc"],
+            resources: [.copy("Resources")],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .target(name: "ContextKit", dependencies: ["TokenKit"]),
+        .target(name: "ToolSupport", dependencies: ["TokenKit", "ContextKit"]),
+        .executableTarget(name: "tokcount", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
+        .executableTarget(name: "schema-cost", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
+        .executableTarget(name: "ctxkit", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
+        .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
+        .testTarget(name: "ContextKitTests", dependencies: ["ContextKit", "TokenKit"]),
+        .testTarget(name: "CLITests", dependencies: ["TokenKit"]),
+    ]
+)

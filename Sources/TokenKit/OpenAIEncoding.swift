@@ -1,0 +1,88 @@
+import Foundation
+
+/// The OpenAI encodings shipped inside TokenKit, with tiktoken's definitions.
+public enum OpenAIEncoding: String, CaseIterable, Sendable {
+    case cl100k_base, o200k_base, r50k_base, p50k_base
+
+    /// Accepts the canonical names and tiktoken's alias `gpt2` (r50k_base's ranks).
+    public init?(name: String) {
+        if name == "gpt2" { self = .r50k_base; return }
+        self.init(rawValue: name)
+    }
+
+    /// Every name `Tokenizer.named` accepts.
+    public static var knownNames: [String] { allCases.map(\.rawValue) + ["gpt2"] }
+
+    /// The pre-tokenizer tiktoken pairs with these ranks.
+    public var preTokenizer: PreTokenizer {
+        switch self {
+        case .cl100k_base: return .cl100k
+        case .o200k_base: return .o200k
+        case .r50k_base, .p50k_base: return .r50k
+        }
+    }
+
+    /// tiktoken's special tokens for the encoding.
+    public var specialTokens: [String: Int] {
+        switch self {
+        case .cl100k_base:
+            return ["<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+                    "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276]
+        case .o200k_base:
+            return ["<|endoftext|>": 199999, "<|endofprompt|>": 200018]
+        case .r50k_base, .p50k_base:
+            return ["<|endoftext|>": 50256]
+        }
+    }
+
+    /// The file's checksum (`Vocabulary.hash` of its bytes) when it was shipped;
+    /// its SHA-256 is in Resources/PROVENANCE.md and checked by the tests.
+    var shippedChecksum: UInt64 {
+        switch self {
+        case .cl100k_base: return 0xba3e_f859_7b4d_4f5e
+        case .o200k_base: return 0xc354_7c74_9412_120a
+        case .r50k_base: return 0xfacd_abd9_3c1a_0bee
+        case .p50k_base: return 0xf222_c22f_f6d4_d4f0
+        }
+    }
+
+    /// The shipped vocabulary file.
+    public var resourceURL: URL? {
+        Bundle.module.url(forResource: rawValue, withExtension: "tiktoken", subdirectory: "Resources")
+    }
+
+    private static let cache = TokenizerCache()
+
+    /// The tokenizer, loaded on first use and shared after.
+    public func tokenizer() throws -> Tokenizer {
+        try Self.cache.tokenizer(for: self) {
+            guard let url = resourceURL else {
+                throw TokenKitError.unreadableFile(path: "\(rawValue).tiktoken", reason: "the resource is missing from the TokenKit bundle; reinstall ContextKit")
+            }
+            let data = try TiktokenFile.readFile(url)
+            let vocabulary = try data.withUnsafeBytes { raw -> Vocabulary in
+                let checksum = Vocabulary.hash(raw.bindMemory(to: UInt8.self).baseAddress!, raw.count)
+                guard checksum == shippedChecksum else {
+                    throw TokenKitError.alteredVocabulary(path: url.path, expected: String(shippedChecksum, radix: 16), actual: String(checksum, radix: 16))
+                }
+                return try TiktokenFile.parse(raw, path: url.path)
+            }
+            return try Tokenizer(name: rawValue, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+        }
+    }
+}
+
+/// Loads each built-in tokenizer once, even when many threads ask at the same time.
+private final class TokenizerCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var loaded: [OpenAIEncoding: Tokenizer] = [:]
+
+    func tokenizer(for encoding: OpenAIEncoding, load: () throws -> Tokenizer) throws -> Tokenizer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let t = loaded[encoding] { return t }
+        let t = try load()
+        loaded[encoding] = t
+        return t
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+
+/// A byte-level BPE tokenizer: text in, token ids out, with tiktoken's semantics.
+///
+/// ```swift
+/// let tokenizer = try Tokenizer.named("cl100k_base")
+/// tokenizer.count("hello world")            // 2
+/// tokenizer.encodeOrdinary("hello world")   // [15339, 1917]
+/// ```
+///
+/// Tokenizers are immutable and safe to share between threads.
+public final class Tokenizer: Sendable {
+    /// The encoding's name (`cl100k_base`) or the file it was read from.
+    public let name: String
+    /// The token byte strings.
+    public let vocabulary: Vocabulary
+    /// How text is split before merging.
+    public let preTokenizer: PreTokenizer
+    /// Special tokens by their text, e.g. `<|endoftext|>` → 100257.
+    public let specialTokens: [String: Int]
+
+    let encoder: BytePairEncoder
+    private let specialsByID: [Int: String]
+
+    /// Builds a tokenizer from its parts. Every single byte must be a token,
+    /// as in any byte-level BPE vocabulary, so that any input can be encoded.
+    public init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int]) throws {
+        for byte in 0..<256 {
+            var b = UInt8(byte)
+            if vocabulary.id(of: &b, count: 1) == nil {
+                throw TokenKitError.malformedVocabulary(path: name, line: 0, reason: String(format: "the vocabulary has no token for the single byte 0x%02X, so it is not a byte-level BPE vocabulary", byte))
+            }
+        }
+        self.name = name
+        self.vocabulary = vocabulary
+        self.preTokenizer = preTokenizer
+        self.specialTokens = specialTokens
+        self.encoder = BytePairEncoder(vocabulary: vocabulary)
+        self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A tokenizer for one of the built-in encodings (`cl100k_base`, `o200k_base`,
+    /// `r50k_base` or its alias `gpt2`, `p50k_base`), loaded once and cached.
+    public static func named(_ name: String) throws -> Tokenizer {
+        guard let encoding = OpenAIEncoding(name: name) else {
+            throw TokenKitError.unknownEncoding(name: name, known: OpenAIEncoding.knownNames)
+        }
+        return try encoding.tokenizer()
+    }
+
+    /// A tokenizer read from a `.tiktoken` file, split with `preTokenizer`
+    /// (cl100k's pattern unless told otherwise).
+    public convenience init(contentsOf url: URL, preTokenizer: PreTokenizer = .cl100k, specialTokens: [String: Int] = [:]) throws {
+        let vocabulary = try TiktokenFile.load(contentsOf: url)
+        try self.init(name: url.lastPathComponent, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+    }
+
+    // MARK: Encoding
+
+    /// The ids of `text`, treating special-token strings as plain text
+    /// (tiktoken's `encode_ordinary`).
+    public func encodeOrdinary(_ text: String) -> [Int] {
+        var text = text
+        return text.withUTF8 { encodeOrdinary(utf8: $0) }
+    }
+
+    /// The ids of UTF-8 bytes (invalid sequences are encoded byte by byte).
+    public func encodeOrdinary(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var sink = IDCollector()
+        run(bytes, from: 0, to: bytes.count, into: &sink)
+        return sink.ids
+    }
+
+    /// The ids of `text`, where the special tokens in `allowedSpecial` are encoded
+    /// as themselves and any other special token's text is an error (tiktoken's
+    /// `encode` with its default `disallowed_special="all"`).
+    public func encode(_ text: String, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Int] {
+        var sink = IDCollector()
+        var text = text
+        try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
+        return sink.ids
+    }
+
+    /// How many tokens `encodeOrdinary(text)` would return, without building the array.
+    public func count(_ text: String) -> Int {
+        var text = text
+        return text.withUTF8 { count(utf8: $0) }
+    }
+
+    /// How many tokens the UTF-8 bytes are, without building an array.
+    public func count(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var sink = TokenCounter()
+        run(bytes, from: 0, to: bytes.count, into: &sink)
+        return sink.count
+    }
+
+    /// How many tokens, with special tokens handled by `allowedSpecial`.
+    public func count(_ text: String, allowedSpecial: SpecialTokenPolicy) throws -> Int {
+        var sink = TokenCounter()
+        var text = text
+        try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
+        return sink.count
+    }
+
+    /// Each token with the byte range of the text it covers, in order.
+    public func tokens(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Token] {
+        var sink = TokenCollector()
+        try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+        return sink.tokens
+    }
+
+    /// The ordinary tokens of `bytes[from..<to]`, given to `body` one by one with
+    /// their byte ranges. The slice is tokenized as a text of its own.
+    public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, _ body: (Token) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            var sink = CallbackSink(body: body)
+            run(bytes, from: from, to: to, into: &sink)
+        }
+    }
+
+    // MARK: Decoding
+
+    /// The bytes of a sequence of ids (special tokens decode to their text).
+    public func decodeBytes(_ ids: [Int]) throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(ids.count * 4)
+        for id in ids {
+            if let bytes = vocabulary.bytes(of: id) {
+                out.append(contentsOf: bytes)
+            } else if let special = specialsByID[id] {
+                out.append(contentsOf: special.utf8)
+            } else {
+                throw TokenKitError.unknownTokenID(id)
+            }
+        }
+        return out
+    }
+
+    /// The text of a sequence of ids; bytes that are not valid UTF-8 (a token
+    /// sequence cut inside a character) become U+FFFD.
+    public func decode(_ ids: [Int]) throws -> String {
+        String(decoding: try decodeBytes(ids), as: UTF8.self)
+    }
+
+    // MARK: The one path every call takes
+
+    func encode<Sink: TokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, into sink: inout Sink) throws {
+        if specialTokens.isEmpty || allowedSpecial == .plainText {
+            run(bytes, from: 0, to: bytes.count, into: &sink)
+            return
+        }
+        var start = 0
+        var searchFrom = 0
+        while let (token, range) = findSpecialToken(in: bytes, from: searchFrom) {
+            guard allowedSpecial.allows(token) else {
+                throw TokenKitError.disallowedSpecialToken(token: token)
+            }
+            run(bytes, from: start, to: range.lowerBound, into: &sink)
+            sink.token(UInt32(specialTokens[token]!), start: range.lowerBound, end: range.upperBound)
+            start = range.upperBound
+            searchFrom = start
+        }
+        run(bytes, from: start, to: bytes.count, into: &sink)
+    }
+
+    /// The leftmost special token's text at or after `from` (longest if several start there).
+    private func findSpecialToken(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (String, Range<Int>)? {
+        guard from < bytes.count else { return nil }
+        var i = from
+        while i < bytes.count {
+            var best: (String, Int)? = nil
+            for (token, _) in specialTokens {
+                let t = token.utf8
+                guard t.count <= bytes.count - i, t.first == bytes[i] else { continue }
+                if t.elementsEqual(UnsafeBufferPointer(rebasing: bytes[i..<(i + t.count)])), t.count > (best?.1 ?? 0) {
+                    best = (token, t.count)
+                }
+            }
+            if let (token, length) = best { return (token, i..<(i + length)) }
+            i += 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    func run<Sink: TokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, into sink: inout Sink) {
+        guard from < to, let base = bytes.baseAddress else { return }
+        let cursor = UTF8Cursor(base: base, end: to, table: .shared)
+        switch preTokenizer {
+        case .cl100k: scan(Cl100kScanner.self, cursor, from, &sink)
+        case .o200k: scan(O200kScanner.self, cursor, from, &sink)
+        case .r50k: scan(R50kScanner.self, cursor, from, &sink)
+        case .regex:
+            preTokenizer.forEachPiece(in: bytes, from: from, to: to) { a, b in encoder.encode(base, a, b, into: &sink) }
+        }
+    }
+
+    @inline(__always)
+    private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
+        var i = from
+        while i < cursor.end {
+            let e = S.pieceEnd(cursor, from: i)
+            encoder.encode(cursor.base, i, e, into: &sink)
+            i = e
+        }
+    }
+}
+
+/// One token of an encoded text: its id and the bytes of the text it stands for.
+public struct Token: Equatable, Sendable {
+    /// The token id.
+    public let id: Int
+    /// The byte range in the encoded text.
+    public let bytes: Range<Int>
+}
+
+/// Which special tokens `encode` turns into their ids.
+public enum SpecialTokenPolicy: Equatable, Sendable {
+    /// None: the text of any special token is an error (tiktoken's default).
+    case none
+    /// All of the tokenizer's special tokens.
+    case all
+    /// Only these; the text of any other special token is an error.
+    case only(Set<String>)
+    /// Special-token text is plain text (same as `encodeOrdinary`).
+    case plainText
+
+    func allows(_ token: String) -> Bool {
+        switch self {
+        case .none: return false
+        case .all, .plainText: return true
+        case .only(let set): return set.contains(token)
+        }
+    }
+}
+
+struct TokenCounter: TokenSink {
+    var count = 0
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
+}
+
+struct IDCollector: TokenSink {
+    var ids: [Int] = []
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { ids.append(Int(id)) }
+}
+
+struct TokenCollector: TokenSink {
+    var tokens: [Token] = []
+    mutating func token(_ id: UInt32, start: Int, end: Int) { tokens.append(Token(id: Int(id), bytes: start..<end)) }
+}
+
+struct CallbackSink: TokenSink {
+    let body: (Token) -> Void
+    mutating func token(_ id: UInt32, start: Int, end: Int) { body(Token(id: Int(id), bytes: start..<end)) }
+}

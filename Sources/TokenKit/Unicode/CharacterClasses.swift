@@ -1,0 +1,115 @@
+import CUTF8Proc
+
+/// The Unicode properties the pre-tokenizer patterns ask about, as bits of one byte.
+///
+/// The patterns of the OpenAI encodings and of llama.cpp's pre types only ever
+/// test a character for a handful of classes (`\p{L}`, `\p{N}`, `\s`, o200k's
+/// case-aware letter sets), so one byte per code point answers every question
+/// with a single table load.
+public struct CharacterClass: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `\p{L}`: any letter.
+    public static let letter = CharacterClass(rawValue: 1 << 0)
+    /// `\p{N}`: any number.
+    public static let number = CharacterClass(rawValue: 1 << 1)
+    /// `\p{M}`: any mark.
+    public static let mark = CharacterClass(rawValue: 1 << 2)
+    /// `\s`: the Unicode `White_Space` property (what Rust's and ICU's `\p{White_Space}` match).
+    public static let whitespace = CharacterClass(rawValue: 1 << 3)
+    /// o200k's `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`.
+    public static let upperish = CharacterClass(rawValue: 1 << 4)
+    /// o200k's `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`.
+    public static let lowerish = CharacterClass(rawValue: 1 << 5)
+    /// `\p{P}`: any punctuation (llama.cpp's pre types ask for it).
+    public static let punctuation = CharacterClass(rawValue: 1 << 6)
+    /// `\p{S}`: any symbol.
+    public static let symbol = CharacterClass(rawValue: 1 << 7)
+}
+
+/// A two-stage lookup table from code point to `CharacterClass`, built once from utf8proc.
+///
+/// Per-character `Unicode.Scalar.Properties` calls cost 15× too much on the hot
+/// path; a table built once and shared turns each question into two loads.
+/// Blocks of 256 code points with identical contents share storage, so the
+/// whole of Unicode fits in about 60 KB.
+public final class CharacterClassTable: @unchecked Sendable {
+    /// The table every tokenizer shares; built on first use (about 3 ms).
+    public static let shared = CharacterClassTable()
+
+    private let blockIndex: UnsafeMutablePointer<UInt16>   // 0x1100 entries
+    private let blocks: UnsafeMutablePointer<UInt8>         // blockCount × 256
+
+    private init() {
+        var uniqueBlocks: [[UInt8]] = []
+        var blockNumber: [[UInt8]: UInt16] = [:]
+        let index = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x1100)
+        var block = [UInt8](repeating: 0, count: 256)
+        for high in 0..<0x1100 {
+            for low in 0..<256 {
+                block[low] = Self.classify(Int32(high << 8 | low)).rawValue
+            }
+            if let number = blockNumber[block] {
+                index[high] = number
+            } else {
+                let number = UInt16(uniqueBlocks.count)
+                uniqueBlocks.append(block)
+                blockNumber[block] = number
+                index[high] = number
+            }
+        }
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: uniqueBlocks.count * 256)
+        for (number, contents) in uniqueBlocks.enumerated() {
+            contents.withUnsafeBufferPointer {
+                (storage + number * 256).initialize(from: $0.baseAddress!, count: 256)
+            }
+        }
+        blockIndex = index
+        blocks = storage
+    }
+
+    /// The classes of one code point (0 for values outside Unicode's range).
+    @inline(__always)
+    public func classes(of codePoint: UInt32) -> CharacterClass {
+        guard codePoint < 0x110000 else { return [] }
+        let block = Int(blockIndex[Int(codePoint >> 8)])
+        return CharacterClass(rawValue: blocks[block &* 256 &+ Int(codePoint & 0xFF)])
+    }
+
+    private static func classify(_ codePoint: Int32) -> CharacterClass {
+        var result: CharacterClass = []
+        if isWhiteSpace(codePoint) { result.insert(.whitespace) }
+        switch utf8proc_category(codePoint) {
+        case UTF8PROC_CATEGORY_LU, UTF8PROC_CATEGORY_LT:
+            result.formUnion([.letter, .upperish])
+        case UTF8PROC_CATEGORY_LL:
+            result.formUnion([.letter, .lowerish])
+        case UTF8PROC_CATEGORY_LM, UTF8PROC_CATEGORY_LO:
+            result.formUnion([.letter, .upperish, .lowerish])
+        case UTF8PROC_CATEGORY_MN, UTF8PROC_CATEGORY_MC, UTF8PROC_CATEGORY_ME:
+            result.formUnion([.mark, .upperish, .lowerish])
+        case UTF8PROC_CATEGORY_ND, UTF8PROC_CATEGORY_NL, UTF8PROC_CATEGORY_NO:
+            result.insert(.number)
+        case UTF8PROC_CATEGORY_PC, UTF8PROC_CATEGORY_PD, UTF8PROC_CATEGORY_PS, UTF8PROC_CATEGORY_PE,
+             UTF8PROC_CATEGORY_PI, UTF8PROC_CATEGORY_PF, UTF8PROC_CATEGORY_PO:
+            result.insert(.punctuation)
+        case UTF8PROC_CATEGORY_SM, UTF8PROC_CATEGORY_SC, UTF8PROC_CATEGORY_SK, UTF8PROC_CATEGORY_SO:
+            result.insert(.symbol)
+        default:
+            break
+        }
+        return result
+    }
+
+    /// Unicode's `White_Space` property. utf8proc has no accessor for it, and the
+    /// set has not changed since Unicode 6.
+    private static func isWhiteSpace(_ c: Int32) -> Bool {
+        switch c {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// One case of `Tests/Fixtures/tiktoken/<encoding>.jsonl`, written by
+/// `Tests/Fixtures/tiktoken/generate.py` from tiktoken's own output.
+struct TiktokenFixture {
+    let name: String
+    let text: String
+    let count: Int
+    let fnv1a64: UInt64
+    /// All ids when the case has at most 4,096 tokens, else the first 256.
+    let ids: [Int]
+    let allowsAllSpecial: Bool
+
+    /// The line as written. (Decoded with `JSONDecoder`: `JSONSerialization`
+    /// silently drops U+FEFF inside strings, which would change the input.)
+    private struct Line: Decodable {
+        struct Input: Decodable {
+            let text: String?
+            let shared: String?
+            let repo: String?
+            let `repeat`: String?
+            let times: Int?
+        }
+        let `case`: String
+        let input: Input
+        let count: Int
+        let fnv1a64: String
+        let ids: [Int]
+        let allowed_special: String?
+    }
+
+    static func load(encoding: String) throws -> [TiktokenFixture] {
+        let url = TestPaths.fixtures.appendingPathComponent("tiktoken/\(encoding).jsonl")
+        let contents = try String(contentsOf: url, encoding: .utf8)
+        let decoder = JSONDecoder()
+        return try contents.split(separator: "\n").map { text in
+            let line = try decoder.decode(Line.self, from: Data(text.utf8))
+            return TiktokenFixture(
+                name: line.case,
+                text: try input(line.input),
+                count: line.count,
+                fnv1a64: UInt64(line.fnv1a64, radix: 16)!,
+                ids: line.ids,
+                allowsAllSpecial: line.allowed_special == "all")
+        }
+    }
+
+    private static func input(_ input: Line.Input) throws -> String {
+        if let text = input.text { return text }
+        if let path = input.shared {
+            return try String(contentsOf: TestPaths.shared.appendingPathComponent(path), encoding: .utf8)
+        }
+        if let path = input.repo {
+            return try String(contentsOf: TestPaths.repository.appendingPathComponent(path), encoding: .utf8)
+        }
+        if let unit = input.repeat, let times = input.times {
+            return String(repeating: unit, count: times)
+        }
+        throw CocoaError(.coderInvalidValue)
+    }
+
+    /// 64-bit FNV-1a over the ids, each as four little-endian bytes.
+    static func fnv1a64(_ ids: [Int]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for id in ids {
+            var v = UInt32(id)
+            for _ in 0..<4 {
+                h = (h ^ UInt64(v & 0xFF)) &* 0x100_0000_01b3
+                v >>= 8
+            }
+        }
+        return h
+    }
+}
