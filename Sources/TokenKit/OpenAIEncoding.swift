@@ -53,6 +53,16 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
 
     private static let cache = TokenizerCache()
 
+    /// Refuses a shipped file that was altered after it was shipped. (A damaged
+    /// line is also caught by the parser, with its line number; a changed rank
+    /// or a swapped line is caught only here.)
+    func verifyShippedChecksum(of data: Data, path: String) throws {
+        let checksum = data.withUnsafeBytes { Vocabulary.hash($0.bindMemory(to: UInt8.self).baseAddress!, $0.count) }
+        guard checksum == shippedChecksum else {
+            throw TokenKitError.alteredVocabulary(path: path, expected: String(shippedChecksum, radix: 16), actual: String(checksum, radix: 16))
+        }
+    }
+
     /// The tokenizer, loaded on first use and shared after.
     public func tokenizer() throws -> Tokenizer {
         try Self.cache.tokenizer(for: self) {
@@ -60,13 +70,8 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
                 throw TokenKitError.unreadableFile(path: "\(rawValue).tiktoken", reason: "the resource is missing from the TokenKit bundle; reinstall ContextKit")
             }
             let data = try TiktokenFile.readFile(url)
-            let vocabulary = try data.withUnsafeBytes { raw -> Vocabulary in
-                let checksum = Vocabulary.hash(raw.bindMemory(to: UInt8.self).baseAddress!, raw.count)
-                guard checksum == shippedChecksum else {
-                    throw TokenKitError.alteredVocabulary(path: url.path, expected: String(shippedChecksum, radix: 16), actual: String(checksum, radix: 16))
-                }
-                return try TiktokenFile.parse(raw, path: url.path)
-            }
+            try verifyShippedChecksum(of: data, path: url.path)
+            let vocabulary = try data.withUnsafeBytes { try TiktokenFile.parse($0, path: url.path) }
             return try Tokenizer(name: rawValue, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
         }
     }

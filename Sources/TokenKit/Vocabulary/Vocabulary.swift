@@ -73,7 +73,8 @@ public final class Vocabulary: @unchecked Sendable {
             lastID = e.id
         }
         while seen < idCount { seen += 1; offsets[seen] = UInt32(cursor) }
-        for index in order {
+        // File order, so that the later of two equal lines is the one named.
+        for index in entries.indices {
             let id = entries[index].id
             let start = bytes + Int(offsets[id])
             let length = Int(offsets[id + 1]) - Int(offsets[id])

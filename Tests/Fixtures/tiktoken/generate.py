@@ -23,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 SHARED = REPO.parent / "shared"
+sys.dont_write_bytecode = True  # no __pycache__ inside the repo
 sys.path.insert(0, str(REPO / "scripts"))
 
 import fuzz_text  # noqa: E402

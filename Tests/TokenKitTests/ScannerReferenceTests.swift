@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TokenKit
+
+/// Each hand-written scanner splits text exactly as ICU's regex engine does
+/// with the pattern the scanner claims to implement.
+///
+/// One difference is expected and allowed: ICU here knows Unicode 16, utf8proc
+/// (and tiktoken's regex crate, which the parity suite proves we match)
+/// Unicode 15.0, so characters assigned after 15.0 are letters to ICU and
+/// unassigned to us. A text may differ only if it holds such a character.
+@Suite("scanners against the regex reference")
+struct ScannerReferenceTests {
+    static let scanners: [(String, PreTokenizer)] = [("cl100k", .cl100k), ("o200k", .o200k), ("r50k", .r50k)]
+
+    static let texts: [(String, String)] = {
+        var texts: [(String, String)] = []
+        if let fixtures = try? TiktokenFixture.load(encoding: "cl100k_base") {
+            for f in fixtures where f.text.utf8.count < 200_000 { texts.append((f.name, f.text)) }
+        }
+        texts += handWritten.enumerated().map { ("hand/\($0.offset)", $0.element) }
+        return texts
+    }()
+
+    /// Cases chosen to reach every alternative of the three patterns.
+    static let handWritten = [
+        "", " ", "  ", "a", "'s", "'S", "'ſ", "don't", "DON'T", "we'LL", "x'Re", "''s", "'",
+        "hello world", "  leading", "trailing  ", "tabs\t\tand spaces \t x", "a\n\nb", "a \n \n b",
+        "a\r\n\r\nb", " \n ", "end with newline\n", "end with spaces and newline \n  ",
+        "12345678", "१२३४", "x²³", "½ ⅓", "(hello)", "((nested))", "! ?", "a!!!\n\nb", "a/\n/b",
+        "camelCaseWord", "HTTPServer", "ǅungla", "ÀÉÎ", "e\u{301}te\u{301}", "\u{301}start", " \u{301}x",
+        "ABCdefGHI", "ǈǉǊ", "ᴬᴮᴰ", "中文字符", "日本語のテキスト", "한국어", "ภาษาไทย", "العربية", "हिन्दी",
+        "👩‍👩‍👧‍👦", "👍🏽", "🇫🇷", "\u{00A0}nbsp", "\u{2028}\u{2029}", "\u{0B}\u{0C}", "\u{85}next",
+        "<|endoftext|>", "a<|endoftext|>b", "x  \u{3000}y", "$$$ 100 USD", "C++/C#", "path/to/file.txt",
+    ]
+
+    @Test("same pieces as ICU running the same pattern", arguments: scanners.map(\.0))
+    func samePieces(scanner name: String) throws {
+        let scanner = Self.scanners.first { $0.0 == name }!.1
+        let reference = try scanner.reference()
+        var differences: [String] = []
+        for (caseName, text) in Self.texts {
+            let mine = scanner.pieces(of: text)
+            let theirs = reference.pieces(of: text)
+            if mine != theirs && !Self.hasCharacterNewerThanUnicode15(text) {
+                let at = zip(mine, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(mine.count, theirs.count)
+                let bytes = Array(text.utf8)
+                func show(_ r: Range<Int>?) -> String {
+                    guard let r else { return "nothing" }
+                    return String(reflecting: String(decoding: bytes[r], as: UTF8.self))
+                }
+                differences.append("\(caseName): piece \(at): scanner \(show(at < mine.count ? mine[at] : nil)), ICU \(show(at < theirs.count ? theirs[at] : nil))")
+            }
+        }
+        let newer = Self.texts.filter { Self.hasCharacterNewerThanUnicode15($0.1) }.count
+        print("scanner \(name) vs ICU: \(Self.texts.count) texts (\(newer) with characters newer than Unicode 15.0), \(differences.count) unexplained differences")
+        #expect(differences.isEmpty, "\(differences.count) texts split differently:\n\(differences.prefix(15).joined(separator: "\n"))")
+    }
+
+    static func hasCharacterNewerThanUnicode15(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            guard let age = scalar.properties.age else { return false }
+            return age.major > 15 || (age.major == 15 && age.minor > 0)
+        }
+    }
+
+    @Test("pieces tile the text", arguments: scanners.map(\.0))
+    func piecesTile(scanner name: String) {
+        let scanner = Self.scanners.first { $0.0 == name }!.1
+        for (_, text) in Self.texts.prefix(500) {
+            let pieces = scanner.pieces(of: text)
+            var expected = 0
+            for p in pieces {
+                #expect(p.lowerBound == expected && p.upperBound > p.lowerBound)
+                expected = p.upperBound
+            }
+            #expect(expected == text.utf8.count)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""tiktoken as an oracle for the Swift live differential tests.
+
+Serve (default): one JSON request per stdin line,
+    {"encoding": "cl100k_base", "text": "..."}   (optional "allowed_special": "all")
+answered by one stdout line, flushed at once:
+    {"ids": [...]}   or   {"error": "..."}   (the oracle keeps serving).
+
+Sample: --sample N --seed S prints, for N seeded fuzz texts (the generator of
+Tests/Fixtures/tiktoken/generate.py) and then N/20 mixed documents of 1-20 KB
+(fuzz pieces and UDHR paragraphs), one line per text and encoding:
+    {"case": ..., "encoding": ..., "text": ..., "ids": [...]}
+
+Run with the test venv:  "$(scripts/python-env | tail -n1)" scripts/tiktoken-oracle.py
+Output is plain ASCII JSON (non-ASCII escaped), whatever the locale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent
+sys.dont_write_bytecode = True  # no __pycache__ inside the repo
+sys.path.insert(0, str(SCRIPTS))
+
+import fuzz_text  # noqa: E402
+import tiktoken_encodings  # noqa: E402
+
+UDHR = SCRIPTS.parent.parent / "shared" / "data" / "udhr"
+DOCUMENTS_PER_TEXT = 1 / 20
+
+
+def write(obj: dict) -> None:
+    sys.stdout.buffer.write(json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def answer(line: bytes) -> dict:
+    try:
+        request = json.loads(line)
+        name, text = request["encoding"], request["text"]
+        allowed_special = request.get("allowed_special")
+        if not isinstance(text, str) or allowed_special not in (None, "all"):
+            raise ValueError('"text" must be a string and "allowed_special" absent or "all"')
+        return {"ids": tiktoken_encodings.encode(tiktoken_encodings.load(name), text, allowed_special)}
+    except Exception as error:  # a bad request must not end the oracle
+        return {"error": f"{type(error).__name__}: {error}"}
+
+
+def serve() -> None:
+    for line in sys.stdin.buffer:
+        if line.strip():
+            write(answer(line))
+
+
+def sample(count: int, seed: int) -> None:
+    fuzz = fuzz_text.FuzzText(seed)
+    cases = [(f"fuzz/{i:04d}", fuzz.case()) for i in range(count)]
+    paragraphs = fuzz_text.udhr_paragraphs(UDHR) if UDHR.is_dir() else []
+    cases += [(f"document/{i:03d}", fuzz.document(paragraphs)) for i in range(int(count * DOCUMENTS_PER_TEXT))]
+    encodings = [tiktoken_encodings.load(name) for name in tiktoken_encodings.NAMES]
+    for case, text in cases:
+        for enc in encodings:
+            write({"case": case, "encoding": enc.name, "text": text, "ids": tiktoken_encodings.encode(enc, text)})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sample", type=int, metavar="N", help="print N seeded fuzz texts (+ N/20 documents) with their ids")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --sample (default 0)")
+    args = parser.parse_args()
+    try:
+        if args.sample is None:
+            serve()
+        else:
+            sample(args.sample, args.seed)
+    except BrokenPipeError:  # the reader stopped early: not an error for an oracle
+        sys.stderr.close()
+
+
+if __name__ == "__main__":
+    main()
