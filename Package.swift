@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "TokenKit", targets: ["TokenKit"]),
         .library(name: "ContextKit", targets: ["ContextKit"]),
+        .library(name: "Summariser", targets: ["Summariser"]),
         .executable(name: "tokcount", targets: ["tokcount"]),
         .executable(name: "schema-cost", targets: ["schema-cost"]),
         .executable(name: "ctxkit", targets: ["ctxkit"]),
@@ -22,13 +23,18 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "ContextKit", dependencies: ["TokenKit"]),
+        .target(name: "ContextKit", dependencies: ["TokenKit", "CUTF8Proc"], resources: [.copy("Resources")]),
+        .target(name: "Summariser", dependencies: ["ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["TokenKit", "ContextKit"]),
         .executableTarget(name: "tokcount", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
+        .executableTarget(name: "ctxkit", dependencies: ["TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
+        .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
-        .testTarget(name: "ContextKitTests", dependencies: ["ContextKit", "TokenKit"]),
+        // Shared by the test targets: the repository's paths and the real llama-server.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ContextKitTests", dependencies: ["ContextKit", "TokenKit", "TestSupport"]),
+        .testTarget(name: "SummariserTests", dependencies: ["Summariser"]),
         .testTarget(name: "CLITests", dependencies: ["TokenKit"]),
     ]
 )

@@ -63,7 +63,9 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
         }
     }
 
-    /// The tokenizer, loaded on first use and shared after.
+    /// The tokenizer, loaded on first use and shared after: from the prepared
+    /// binary form in the cache folder when there is a valid one
+    /// (`VocabularyCache`), else parsed, prepared and stored there.
     public func tokenizer() throws -> Tokenizer {
         try Self.cache.tokenizer(for: self) {
             guard let url = resourceURL else {
@@ -71,7 +73,14 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
             }
             let data = try TiktokenFile.readFile(url)
             try verifyShippedChecksum(of: data, path: url.path)
-            let vocabulary = try data.withUnsafeBytes { try TiktokenFile.parse($0, path: url.path) }
+            let vocabulary: Vocabulary
+            if let prepared = VocabularyCache.load(name: rawValue, sourceChecksum: shippedChecksum) {
+                vocabulary = prepared
+            } else {
+                vocabulary = try data.withUnsafeBytes { try TiktokenFile.parse($0, path: url.path) }
+                if let tables = MergeTables.build(for: vocabulary) { vocabulary.attach(tables) }
+                VocabularyCache.store(vocabulary, name: rawValue, sourceChecksum: shippedChecksum)
+            }
             return try Tokenizer(name: rawValue, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
         }
     }

@@ -20,7 +20,18 @@ public final class Tokenizer: Sendable {
     public let specialTokens: [String: Int]
 
     let encoder: BytePairEncoder
+    let model: Model
     private let specialsByID: [Int: String]
+
+    /// How text becomes ids.
+    enum Model: Sendable {
+        /// tiktoken's byte-pair merge (`encoder`) over `preTokenizer`'s pieces.
+        case tiktoken
+        /// A tokenizer read from a GGUF or tokenizer.json file: added tokens,
+        /// normalizer, pre-tokenizer steps in sequence, then merge-list BPE or
+        /// SentencePiece.
+        case openModel(OpenModelPipeline)
+    }
 
     /// Builds a tokenizer from its parts. Every single byte must be a token,
     /// as in any byte-level BPE vocabulary, so that any input can be encoded.
@@ -36,6 +47,21 @@ public final class Tokenizer: Sendable {
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
+        self.model = .tiktoken
+        self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// A tokenizer read from a model file. `vocabulary` holds the tokens the
+    /// model merges into (byte-level tokens as bytes, SentencePiece pieces as
+    /// written, with `▁`); `preTokenizer` is the first split step's pattern, for
+    /// information only: `pipeline` does the work.
+    init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int], pipeline: OpenModelPipeline) {
+        self.name = name
+        self.vocabulary = vocabulary
+        self.preTokenizer = preTokenizer
+        self.specialTokens = specialTokens
+        self.encoder = BytePairEncoder(vocabulary: vocabulary)
+        self.model = .openModel(pipeline)
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -122,6 +148,7 @@ public final class Tokenizer: Sendable {
 
     /// The bytes of a sequence of ids (special tokens decode to their text).
     public func decodeBytes(_ ids: [Int]) throws -> [UInt8] {
+        if case .openModel(let pipeline) = model { return try pipeline.decoder.decode(ids) }
         var out: [UInt8] = []
         out.reserveCapacity(ids.count * 4)
         for id in ids {
@@ -184,6 +211,10 @@ public final class Tokenizer: Sendable {
 
     @inline(__always)
     func run<Sink: TokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, into sink: inout Sink) {
+        if case .openModel(let pipeline) = model {
+            pipeline.run(bytes, from: from, to: to, into: &sink)
+            return
+        }
         guard from < to, let base = bytes.baseAddress else { return }
         let cursor = UTF8Cursor(base: base, end: to, table: .shared)
         switch preTokenizer {

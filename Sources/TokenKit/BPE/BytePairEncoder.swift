@@ -11,26 +11,46 @@ protocol TokenSink {
 /// adjacent pair whose concatenation has the lowest rank (leftmost on ties),
 /// until no pair is a token.
 ///
-/// Short pieces use tiktoken's own array scan (fastest for the usual word of a
-/// few bytes). Long pieces (a megabyte of one letter) use a heap of candidate
-/// pairs over a linked list of parts: the same merge order, in O(n log n)
-/// instead of O(n²).
+/// A piece that is a token is that token (tiktoken's shortcut). Otherwise,
+/// when the vocabulary has `MergeTables`, pieces longer than a few bytes go
+/// to `BacktrackingEncoder` (linear time, same result, proven there). The
+/// rest use tiktoken's own array scan (fastest for a short word), or, for
+/// vocabularies without the tables, a heap of candidate pairs over a linked
+/// list of parts for long pieces: the same merge order in O(n log n).
 @usableFromInline
 struct BytePairEncoder: Sendable {
     @usableFromInline let vocabulary: Vocabulary
+    let backtracking: BacktrackingEncoder?
 
-    /// Pieces up to this many bytes use the quadratic scan; measured crossover.
+    /// Pieces up to this many bytes use the quadratic scan when there is no
+    /// backtracking encoder; measured crossover.
     @usableFromInline static let scanLimit = 96
+    /// Pieces longer than this use the backtracking encoder when there is one; measured crossover.
+    static let backtrackingFrom = 6
+    /// Longer pieces skip the whole-piece lookup when there is a backtracking encoder.
+    static let lookupLimit = 16
 
     @usableFromInline
-    init(vocabulary: Vocabulary) { self.vocabulary = vocabulary }
+    init(vocabulary: Vocabulary) {
+        self.vocabulary = vocabulary
+        backtracking = vocabulary.mergeTables?.encoder(for: vocabulary)
+    }
 
     /// Encodes `base[start..<end]` (one pre-tokenized piece) into `sink`.
-    @inlinable @inline(__always)
+    @inline(__always)
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
-        if let id = vocabulary.id(of: base + start, count: n) {
+        // A long piece is rarely a token, and the backtracking encoder finds it
+        // whole if it is (a token encodes to itself), so skip the lookup.
+        if n > Self.lookupLimit, let backtracking {
+            backtracking.encode(base + start, n, offset: start, into: &sink)
+            return
+        }
+        let id = vocabulary.rawID(of: base + start, count: n)
+        if id != .max {
             sink.token(id, start: start, end: end)
+        } else if n > Self.backtrackingFrom, let backtracking {
+            backtracking.encode(base + start, n, offset: start, into: &sink)
         } else if n <= Self.scanLimit {
             mergeByScan(base + start, n, offset: start, into: &sink)
         } else {
@@ -38,14 +58,13 @@ struct BytePairEncoder: Sendable {
         }
     }
 
-    @usableFromInline
     func mergeByScan<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (n + 1)) { scratch in
             let starts = scratch.baseAddress!          // starts[0...parts]
             let ranks = starts + (n + 1)               // ranks[i]: rank of parts i and i+1 merged
             let none = UInt32.max
             @inline(__always) func rank(_ a: Int, _ b: Int) -> UInt32 {
-                vocabulary.id(of: p + a, count: b &- a) ?? none
+                vocabulary.rawID(of: p + a, count: b &- a)
             }
             for i in 0...n { starts[i] = UInt32(i) }
             var parts = n
@@ -70,7 +89,6 @@ struct BytePairEncoder: Sendable {
         }
     }
 
-    @usableFromInline
     func mergeByHeap<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink) {
         // Parts are named by their first byte; next/previous link the live ones.
         var next = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i + 1) }; c = n }

@@ -1,4 +1,5 @@
 import CUTF8Proc
+import Foundation
 
 /// The Unicode properties the pre-tokenizer patterns ask about, as bits of one byte.
 ///
@@ -31,22 +32,48 @@ public struct CharacterClass: OptionSet, Sendable, Hashable {
 /// A two-stage lookup table from code point to `CharacterClass`, built once from utf8proc.
 ///
 /// Per-character `Unicode.Scalar.Properties` calls cost 15× too much on the hot
-/// path; a table built once and shared turns each question into two loads.
-/// Blocks of 256 code points with identical contents share storage, so the
-/// whole of Unicode fits in about 60 KB.
+/// path; a table built once and shared turns each question into two loads
+/// (one for ASCII). Blocks of 256 code points with identical contents share
+/// storage, so the whole of Unicode fits in about 60 KB. Classifying all of
+/// Unicode takes about 25 ms, a large part of a short process's life, so the
+/// table is kept in the cache folder (next to `VocabularyCache`'s files, keyed
+/// by utf8proc's version and checked by checksum) and read back in well under
+/// a millisecond.
 public final class CharacterClassTable: @unchecked Sendable {
-    /// The table every tokenizer shares; built on first use (about 3 ms).
+    /// The table every tokenizer shares; read or built on first use.
     public static let shared = CharacterClassTable()
 
-    private let blockIndex: UnsafeMutablePointer<UInt16>   // 0x1100 entries
-    private let blocks: UnsafeMutablePointer<UInt8>         // blockCount × 256
+    private static let blockCount = 0x1100
+    private let arena: TableArena
+    private let blockIndex: UnsafeMutablePointer<UInt16>   // blockCount entries
+    private let blocks: UnsafeMutablePointer<UInt8>         // distinct blocks × 256
+    /// Block 0 (U+0000–U+00FF), for the ASCII fast path.
+    private let latin: UnsafeMutablePointer<UInt8>
+
+    private static func layout(distinctBlocks: Int) -> (size: Int, index: Int, blocks: Int) {
+        var a = ArenaLayout()
+        let index = a.reserve(UInt16.self, blockCount)
+        let blocks = a.reserve(UInt8.self, distinctBlocks * 256)
+        return (a.size, index, blocks)
+    }
 
     private init() {
+        let cacheURL = VocabularyCache.directory?.appendingPathComponent(
+            "tokenkit/unicode-classes-\(String(cString: utf8proc_version()))-v1.bin")
+        let (distinct, arena) = cacheURL.flatMap(Self.load) ?? Self.build(storingAt: cacheURL)
+        let l = Self.layout(distinctBlocks: distinct)
+        self.arena = arena
+        blockIndex = arena.table(UInt16.self, at: l.index)
+        blocks = arena.table(UInt8.self, at: l.blocks)
+        latin = blocks + Int(blockIndex[0]) * 256
+    }
+
+    private static func build(storingAt url: URL?) -> (Int, TableArena) {
         var uniqueBlocks: [[UInt8]] = []
         var blockNumber: [[UInt8]: UInt16] = [:]
-        let index = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x1100)
+        var index = [UInt16](repeating: 0, count: blockCount)
         var block = [UInt8](repeating: 0, count: 256)
-        for high in 0..<0x1100 {
+        for high in 0..<blockCount {
             for low in 0..<256 {
                 block[low] = Self.classify(Int32(high << 8 | low)).rawValue
             }
@@ -59,14 +86,41 @@ public final class CharacterClassTable: @unchecked Sendable {
                 index[high] = number
             }
         }
-        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: uniqueBlocks.count * 256)
+        let l = layout(distinctBlocks: uniqueBlocks.count)
+        let arena = TableArena(size: l.size)
+        index.withUnsafeBufferPointer { arena.table(UInt16.self, at: l.index).update(from: $0.baseAddress!, count: blockCount) }
         for (number, contents) in uniqueBlocks.enumerated() {
             contents.withUnsafeBufferPointer {
-                (storage + number * 256).initialize(from: $0.baseAddress!, count: 256)
+                (arena.table(UInt8.self, at: l.blocks) + number * 256).update(from: $0.baseAddress!, count: 256)
             }
         }
-        blockIndex = index
-        blocks = storage
+        if let url {
+            let header: [UInt64] = [UInt64(uniqueBlocks.count), arena.checksum()]
+            header.withUnsafeBytes { h in
+                VocabularyCache.writeAtomically(url, [(h.baseAddress!, h.count), (UnsafeRawPointer(arena.base), arena.size)])
+            }
+        }
+        return (uniqueBlocks.count, arena)
+    }
+
+    /// The stored table, if the file is whole: every block number in range, checksum matching.
+    private static func load(_ url: URL) -> (Int, TableArena)? {
+        guard let file = FileMapping(path: url.path), file.size >= 16 else { return nil }
+        let distinct = file.base.load(as: UInt64.self)
+        guard distinct > 0, distinct <= UInt64(blockCount) else { return nil }
+        let l = layout(distinctBlocks: Int(distinct))
+        var reader = VocabularyCache.ArenaReader(file: file, offset: 16)
+        guard let arena = reader.next(size: l.size, checksum: file.base.load(fromByteOffset: 8, as: UInt64.self)),
+              reader.offset == file.size else { return nil }
+        let index = arena.table(UInt16.self, at: l.index)
+        for i in 0..<blockCount where UInt64(index[i]) >= distinct { return nil }
+        return (Int(distinct), arena)
+    }
+
+    /// The classes of an ASCII byte (`byte < 0x80`).
+    @usableFromInline @inline(__always)
+    func classes(ascii byte: UInt32) -> CharacterClass {
+        CharacterClass(rawValue: latin[Int(byte)])
     }
 
     /// The classes of one code point (0 for values outside Unicode's range).

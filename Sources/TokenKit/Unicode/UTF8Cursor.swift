@@ -23,7 +23,7 @@ struct UTF8Cursor {
     func character(at i: Int) -> (value: UInt32, classes: CharacterClass, length: Int) {
         let b0 = UInt32(base[i])
         if b0 < 0x80 {
-            return (b0, table.classes(of: b0), 1)
+            return (b0, table.classes(ascii: b0), 1)
         }
         let (value, length) = decodeMultiByte(at: i, lead: b0)
         if length == 0 { return (0xFFFF_FFFF, [], 1) }

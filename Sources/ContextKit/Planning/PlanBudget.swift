@@ -1,0 +1,106 @@
+/// The tokens one request has for text: the window, less everything else
+/// the request carries. Every part is shown so a user sees where the window
+/// went:
+///
+///     room            = window − request overhead − instructions − schema − reserve
+///     new text/chunk  = room − overlap
+///
+/// The request overhead is the profile's per-request cost plus its
+/// per-message cost for each message sent (the text, and the instructions
+/// when there are any). All figures are in the profile's tokens, so for a
+/// profile whose counts are estimated they are estimates too (`isEstimate`).
+public struct PlanBudget: Equatable, Sendable {
+    public var window: Int
+    public var requestOverhead: Int
+    public var instructions: Int
+    /// The output schema as the model sees it, framing included (`SchemaCost`).
+    public var schema: Int
+    /// Tokens kept free for the answer.
+    public var reserve: Int
+    /// Tokens of the previous chunk repeated at the start of the next one.
+    public var overlap: Int
+    /// The counts are estimates (the profile's tokenizer is a proxy).
+    public var isEstimate: Bool
+
+    public init(window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
+                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false) {
+        self.window = window
+        self.requestOverhead = requestOverhead
+        self.instructions = instructions
+        self.schema = schema
+        self.reserve = reserve
+        self.overlap = overlap
+        self.isEstimate = isEstimate
+    }
+
+    /// The budget of one request to `profile`. `reserve` nil takes
+    /// `defaultReserve(for:)`.
+    public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0) {
+        self.init(window: profile.contextWindow,
+                  requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
+                  instructions: instructions, schema: schema,
+                  reserve: reserve ?? Self.defaultReserve(for: profile),
+                  overlap: overlap, isEstimate: profile.isEstimate)
+    }
+
+    /// The profile's own reserve when it has one; otherwise 512 tokens (about
+    /// 1,900 characters of English answer, room for a summary), but never
+    /// more than a quarter of the window.
+    public static func defaultReserve(for profile: ModelProfile) -> Int {
+        profile.defaultReserve > 0 ? profile.defaultReserve : min(512, profile.contextWindow / 4)
+    }
+
+    /// Tokens of text one request can carry, overlap included.
+    public var room: Int { window - requestOverhead - instructions - schema - reserve }
+
+    /// Tokens of text a chunk adds beyond the overlap it repeats.
+    public var newTextPerChunk: Int { room - overlap }
+
+    /// Throws when the parts leave no room for text, or the overlap leaves no
+    /// room for new text.
+    public func validate() throws(PlanError) {
+        if room < 1 { throw .noRoom(self) }
+        if overlap < 0 || newTextPerChunk < 1 { throw .overlapTooLarge(self) }
+    }
+
+    /// The arithmetic as aligned lines (`  context window   4,096`), with ≈
+    /// on estimated figures; what the CLI prints and what errors quote.
+    public var arithmetic: [(label: String, value: String)] {
+        let approx = isEstimate ? "≈ " : ""
+        var lines: [(String, String)] = [
+            ("context window", Self.grouped(window)),
+            ("− request overhead", Self.grouped(requestOverhead)),
+            ("− instructions", approx + Self.grouped(instructions)),
+            ("− output schema", approx + Self.grouped(schema)),
+            ("− response reserve", Self.grouped(reserve)),
+            ("= room for text", approx + Self.grouped(room)),
+        ]
+        if overlap > 0 {
+            lines.append(("− overlap", Self.grouped(overlap)))
+            lines.append(("= new text per chunk", approx + Self.grouped(newTextPerChunk)))
+        }
+        return lines
+    }
+
+    /// The arithmetic as one block of text.
+    public var arithmeticText: String {
+        let lines = arithmetic
+        let labelWidth = lines.map(\.label.count).max() ?? 0
+        let valueWidth = lines.map(\.value.count).max() ?? 0
+        return lines.map { line in
+            "  " + line.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  "
+                + String(repeating: " ", count: valueWidth - line.value.count) + line.value
+        }.joined(separator: "\n")
+    }
+
+    /// `1234567` → `1,234,567` (ContextKit has no dependency on the CLI's formatter).
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(d)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The model profiles a tool can use: the built-in set, then the user's
+/// (`${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`), then any given
+/// on the command line. A later profile with the same name replaces an
+/// earlier one, so users can correct a built-in window.
+///
+/// File format (the built-in file is an example):
+///
+///     { "default": "apple-on-device",
+///       "profiles": [ { "name": "my-llama", "contextWindow": 8192,
+///                       "tokenizer": { "file": "llama3.tiktoken" } } ] }
+public struct ProfileCatalog: Sendable {
+    public private(set) var profiles: [ModelProfile]
+    /// The profile used when none is named.
+    public private(set) var defaultName: String
+
+    public init(profiles: [ModelProfile], defaultName: String) {
+        self.profiles = profiles
+        self.defaultName = defaultName
+    }
+
+    /// The profiles shipped with ContextKit.
+    public static func builtIn() throws -> ProfileCatalog {
+        guard let url = Bundle.module.url(forResource: "profiles", withExtension: "json", subdirectory: "Resources")
+            ?? Bundle.module.url(forResource: "profiles", withExtension: "json") else {
+            throw ProfileError.unreadable(path: "profiles.json", reason: "the resource is missing from the ContextKit bundle; reinstall ContextKit")
+        }
+        var catalog = ProfileCatalog(profiles: [], defaultName: "")
+        try catalog.merge(contentsOf: url)
+        return catalog
+    }
+
+    /// Built-ins, the user's config file if it exists, then `extraFiles` (which must exist).
+    public static func standard(extraFiles: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProfileCatalog {
+        var catalog = try builtIn()
+        if let config = userConfigPath(environment: environment), FileManager.default.fileExists(atPath: config) {
+            try catalog.merge(contentsOf: URL(fileURLWithPath: config))
+        }
+        for path in extraFiles {
+            try catalog.merge(contentsOf: URL(fileURLWithPath: path))
+        }
+        return catalog
+    }
+
+    /// `${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`.
+    public static func userConfigPath(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/contextkit/profiles.json" }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return home + "/.config/contextkit/profiles.json"
+    }
+
+    /// Adds the profiles of a file; relative tokenizer paths are taken relative to it.
+    public mutating func merge(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ProfileError.unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        let file: ProfileFile
+        do {
+            file = try JSONDecoder().decode(ProfileFile.self, from: data)
+        } catch let error as DecodingError {
+            throw ProfileError.malformed(path: url.path, reason: Self.explain(error))
+        } catch {
+            throw ProfileError.malformed(path: url.path, reason: "\(error)")
+        }
+        let directory = url.deletingLastPathComponent()
+        for var profile in file.profiles {
+            if case .file(let path) = profile.tokenizer, !path.hasPrefix("/") {
+                profile.tokenizer = .file(directory.appendingPathComponent(path).path)
+            }
+            if let index = profiles.firstIndex(where: { $0.name == profile.name }) {
+                profiles[index] = profile
+            } else {
+                profiles.append(profile)
+            }
+        }
+        if let name = file.defaultName { defaultName = name }
+    }
+
+    /// The profile called `name`, or an error listing the known names.
+    public func profile(named name: String) throws -> ModelProfile {
+        if let p = profiles.first(where: { $0.name == name }) { return p }
+        if let p = profiles.first(where: { $0.name.lowercased() == name.lowercased() }) { return p }
+        throw ProfileError.unknownProfile(name: name, known: profiles.map(\.name))
+    }
+
+    /// The profile used when none is named.
+    public func defaultProfile() throws -> ModelProfile { try profile(named: defaultName) }
+
+    private struct ProfileFile: Decodable {
+        let defaultName: String?
+        let profiles: [ModelProfile]
+
+        private enum CodingKeys: String, CodingKey { case defaultName = "default", profiles }
+
+        init(from decoder: Decoder) throws {
+            if let list = try? decoder.singleValueContainer().decode([ModelProfile].self) {
+                defaultName = nil
+                profiles = list
+                return
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            defaultName = try c.decodeIfPresent(String.self, forKey: .defaultName)
+            profiles = try c.decodeIfPresent([ModelProfile].self, forKey: .profiles) ?? []
+        }
+    }
+
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "" : " at \(keys.hasPrefix(".") ? String(keys.dropFirst()) : keys)"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"\(path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(context.debugDescription)\(path(context))"
+        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// Why a profile could not be used, with what to do about it.
+public enum ProfileError: Error, Equatable, CustomStringConvertible, Sendable {
+    case unknownProfile(name: String, known: [String])
+    case unreadable(path: String, reason: String)
+    case malformed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .unknownProfile(name, known):
+            return "unknown model profile '\(name)'; known profiles: \(known.joined(separator: ", ")) (add your own with --profiles FILE)"
+        case let .unreadable(path, reason):
+            return "cannot read the profiles file \(path): \(reason)"
+        case let .malformed(path, reason):
+            return "the profiles file \(path) is not valid: \(reason); each profile needs \"name\", \"contextWindow\" and \"tokenizer\": {\"encoding\": NAME} or {\"file\": PATH}"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Which tokenizer a profile counts with: a built-in encoding by name, or a
+/// vocabulary file. Written in JSON as `{"encoding": "cl100k_base"}` or
+/// `{"file": "path/to/vocab.tiktoken"}` (a relative path is relative to the
+/// profiles file that names it).
+public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible {
+    case encoding(String)
+    case file(String)
+
+    /// `cl100k_base` or a path: a known encoding name wins, anything else is a file.
+    public init(nameOrPath: String) {
+        self = OpenAIEncoding(name: nameOrPath) != nil ? .encoding(nameOrPath) : .file(nameOrPath)
+    }
+
+    public var description: String {
+        switch self {
+        case .encoding(let name): return name
+        case .file(let path): return path
+        }
+    }
+
+    /// Loads the tokenizer (built-ins are cached and shared).
+    public func load() throws -> Tokenizer {
+        switch self {
+        case .encoding(let name):
+            return try Tokenizer.named(name)
+        case .file(let path):
+            guard FileManager.default.fileExists(atPath: path) else {
+                if !path.contains("/") && !path.contains(".") {
+                    throw TokenKitError.unknownEncoding(name: path, known: OpenAIEncoding.knownNames)
+                }
+                throw TokenKitError.unreadableFile(path: path, reason: "no such file")
+            }
+            // The one place that picks a loader for a tokenizer file: TokenKit's
+            // format-detecting loader (.tiktoken, GGUF, tokenizer.json).
+            return try Tokenizer.load(contentsOf: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// Whether the tokenizer runs tiktoken's model (pre-tokenizer pieces, then
+    /// byte-pair merges inside each piece), so that `PieceBoundary` cuts keep
+    /// counts exact. Built-in encodings and `.tiktoken` files do; GGUF and
+    /// tokenizer.json files run their own pipeline (normalizers, a SentencePiece
+    /// prefix space) and are counted whole.
+    public var runsTiktokenModel: Bool {
+        guard case .file(let path) = self else { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = handle.readData(ofLength: 4096)
+        if head.starts(with: Array("GGUF".utf8)) { return false }
+        let firstVisible = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+        return firstVisible != UInt8(ascii: "{")
+    }
+
+    private enum CodingKeys: String, CodingKey { case encoding, file }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try c.decodeIfPresent(String.self, forKey: .encoding) {
+            self = .encoding(name)
+        } else if let path = try c.decodeIfPresent(String.self, forKey: .file) {
+            self = .file(path)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "a tokenizer needs \"encoding\" (a built-in name) or \"file\" (a vocabulary path)"))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .encoding(let name): try c.encode(name, forKey: .encoding)
+        case .file(let path): try c.encode(path, forKey: .file)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/// A JSON value that keeps object members in the order they were written.
+///
+/// Key order changes how a schema tokenizes (`"type":"string","description"`
+/// merges differently from the reverse), and Apple's `x-order` relies on it,
+/// so objects are ordered member lists, not dictionaries. Numbers keep their
+/// literal text so that `3` stays `3` and `0.50` stays `0.50` when re-encoded.
+public enum OrderedJSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([OrderedJSON])
+    case object([JSONMember])
+
+    /// The value of `key` when this is an object that has it (the first one, if repeated).
+    public subscript(key: String) -> OrderedJSON? {
+        guard case let .object(members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    public var members: [JSONMember]? {
+        if case let .object(members) = self { return members }
+        return nil
+    }
+
+    public var elements: [OrderedJSON]? {
+        if case let .array(elements) = self { return elements }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case let .string(text) = self { return text }
+        return nil
+    }
+
+    /// The object without `key` (unchanged when it is not an object).
+    public func removing(key: String) -> OrderedJSON {
+        guard case let .object(members) = self else { return self }
+        return .object(members.filter { $0.key != key })
+    }
+
+    /// The object with `key` set to `value`: replaced in place if present, appended otherwise.
+    public func setting(_ key: String, to value: OrderedJSON) -> OrderedJSON {
+        guard case var .object(members) = self else { return self }
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index].value = value
+        } else {
+            members.append(JSONMember(key, value))
+        }
+        return .object(members)
+    }
+
+    /// A short name for messages: "an object", "a string", ...
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// One step of a path into nested JSON.
+    public enum PathStep: Equatable, Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The value at `path`, if there is one.
+    public func value(at path: [PathStep]) -> OrderedJSON? {
+        var current = self
+        for step in path {
+            switch (step, current) {
+            case let (.key(key), .object):
+                guard let next = current[key] else { return nil }
+                current = next
+            case let (.index(position), .array(elements)) where elements.indices.contains(position):
+                current = elements[position]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// This value with the value at `path` replaced by `transform`'s result,
+    /// or removed when it returns nil. A path that does not exist changes nothing.
+    public func updating(at path: ArraySlice<PathStep>, _ transform: (OrderedJSON) -> OrderedJSON?) -> OrderedJSON? {
+        guard let step = path.first else { return transform(self) }
+        switch (step, self) {
+        case let (.key(key), .object(members)):
+            guard let position = members.firstIndex(where: { $0.key == key }) else { return self }
+            var members = members
+            if let updated = members[position].value.updating(at: path.dropFirst(), transform) {
+                members[position].value = updated
+            } else {
+                members.remove(at: position)
+            }
+            return .object(members)
+        case let (.index(position), .array(elements)) where elements.indices.contains(position):
+            var elements = elements
+            if let updated = elements[position].updating(at: path.dropFirst(), transform) {
+                elements[position] = updated
+            } else {
+                elements.remove(at: position)
+            }
+            return .array(elements)
+        default:
+            return self
+        }
+    }
+}

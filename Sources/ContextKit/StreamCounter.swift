@@ -1,0 +1,426 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Where bytes come from: a file, standard input, a pipe.
+public protocol ByteSource {
+    /// Fills the start of `buffer`; returns how many bytes, 0 at the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A file descriptor read with `read(2)`, in whatever sizes the kernel gives.
+public final class FileByteSource: ByteSource {
+    private let fd: Int32
+    private let owned: Bool
+    public let path: String
+
+    /// Opens `path` for reading; the error names the path and the reason.
+    public init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(path: path, reason: String(cString: strerror(errno))) }
+        self.fd = fd
+        self.owned = true
+        self.path = path
+    }
+
+    /// Reads a descriptor that is already open (standard input is `0`).
+    public init(descriptor: Int32, name: String) {
+        fd = descriptor
+        owned = false
+        path = name
+    }
+
+    deinit { if owned { close(fd) } }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            #else
+            let n = Darwin.read(fd, buffer.baseAddress, buffer.count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw InputError(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// An input that could not be read, with the reason in the user's words.
+public struct InputError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Reads a source in blocks and hands out chunks that end at safe cuts
+/// (`PieceBoundary`), so each chunk can be tokenized on its own. Memory is a
+/// block plus the longest stretch without a safe cut (text with no spaces
+/// or line breaks, or a pre-tokenizer with no proven cuts, is kept whole).
+public struct ChunkReader {
+    /// A chunk's bytes; the receiver owns them and must call `release`.
+    public struct Chunk: @unchecked Sendable {
+        public let bytes: UnsafeMutableRawBufferPointer
+        public let count: Int
+        public let isLast: Bool
+        public var text: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+        public func release() { bytes.deallocate() }
+    }
+
+    private var source: ByteSource
+    private let boundary: PieceBoundary?
+    private let blockSize: Int
+    private var carry: UnsafeMutableRawBufferPointer?
+    private var carryCount = 0
+    private var finished = false
+    /// Capacity of the next read: a small file's known size, then `blockSize`.
+    private var nextCapacity: Int
+    /// Bytes handed out so far.
+    public private(set) var offset = 0
+
+    /// - Parameter sizeHint: the input's size when known, so a small file
+    ///   gets a buffer of its size rather than a whole block.
+    public init(source: ByteSource, boundary: PieceBoundary?, blockSize: Int = 4 << 20, sizeHint: Int? = nil) {
+        self.source = source
+        self.boundary = boundary
+        let block = max(blockSize, 64)
+        self.blockSize = block
+        // One byte more than the size, so the first read already sees the end.
+        nextCapacity = sizeHint.map { min(block, $0 + 1) } ?? block
+    }
+
+    /// The next chunk, or nil after the last one. An empty input gives one empty last chunk.
+    public mutating func next() throws -> Chunk? {
+        guard !finished else { return nil }
+        while true {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: carryCount + nextCapacity, alignment: 16)
+            nextCapacity = blockSize
+            if let carry {
+                buffer.baseAddress!.copyMemory(from: carry.baseAddress!, byteCount: carryCount)
+                carry.deallocate()
+                self.carry = nil
+            }
+            var filled = carryCount
+            var atEnd = false
+            do {
+                while filled < buffer.count {
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    if n == 0 { atEnd = true; break }
+                    filled += n
+                }
+            } catch {
+                buffer.deallocate()
+                finished = true
+                throw error
+            }
+            let text = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: filled)
+            if atEnd {
+                finished = true
+                offset += filled
+                carryCount = 0
+                return Chunk(bytes: buffer, count: filled, isLast: true)
+            }
+            guard let cut = boundary?.lastSafe(in: text, before: filled) else {
+                carry = buffer          // no safe cut yet: keep all of it and read on
+                carryCount = filled
+                continue
+            }
+            let rest = filled - cut
+            let tail = UnsafeMutableRawBufferPointer.allocate(byteCount: max(rest, 1), alignment: 16)
+            tail.baseAddress!.copyMemory(from: buffer.baseAddress! + cut, byteCount: rest)
+            carry = tail
+            carryCount = rest
+            offset += cut
+            return Chunk(bytes: buffer, count: cut, isLast: false)
+        }
+    }
+
+    /// Frees what is still held (call when abandoning a source early).
+    public mutating func close() {
+        carry?.deallocate()
+        carry = nil
+        finished = true
+    }
+}
+
+/// The count of one input, streamed.
+public struct StreamCount: Sendable {
+    /// Tokens by the tokenizer (the proxy's count when the profile estimates).
+    public var proxyTokens = 0
+    public var stats = TextStats()
+    /// Special-token strings seen (counted as text under `.plainText`).
+    public var specialStrings = 0
+    /// The first token past the limit, when a limit was given and passed.
+    public var firstTokenPast: OverflowPoint?
+    public init() {}
+}
+
+/// How one input ended.
+public enum StreamOutcome: Sendable {
+    case counted(StreamCount)
+    /// A NUL byte at this offset, and binary input was refused.
+    case binary(offset: Int)
+    case failed(Error)
+}
+
+/// Counts many inputs, big or small, on all cores: inputs are read one after
+/// another in chunks cut at safe boundaries, every chunk is counted on a
+/// worker thread, and results are put back together in input order on the
+/// calling thread. At most `maxPending` chunks are in memory at once.
+public final class StreamCounter {
+    public let tokenizer: Tokenizer
+    public let special: SpecialTokenPolicy
+    public let estimate: TokenEstimate?
+    public let threads: Int
+    public let blockSize: Int
+    private let boundary: PieceBoundary?
+
+    /// - Parameter cuttable: as for `ParallelCounter`: false counts each input whole.
+    public init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20, cuttable: Bool = true) {
+        self.tokenizer = tokenizer
+        self.special = special
+        self.estimate = estimate
+        self.threads = max(1, threads)
+        self.blockSize = blockSize
+        self.boundary = ParallelCounter(tokenizer: tokenizer, special: special, threads: 1, cuttable: cuttable).boundary
+    }
+
+    /// One input to count.
+    public struct Input {
+        public let open: () throws -> ByteSource
+        /// Tokens of text that fit; the first token past it is located.
+        public let limit: Int?
+        /// Stop at the first NUL byte and report `.binary`.
+        public let refuseBinary: Bool
+        /// The size when known in advance (a regular file's).
+        public let sizeHint: Int?
+        public init(limit: Int?, refuseBinary: Bool, sizeHint: Int? = nil, open: @escaping () throws -> ByteSource) {
+            self.open = open
+            self.limit = limit
+            self.refuseBinary = refuseBinary
+            self.sizeHint = sizeHint
+        }
+    }
+
+    /// Counts `inputs`; `finish(i, outcome)` runs on the calling thread in
+    /// input order, `progress(bytes)` as chunks complete. `visit(i, text,
+    /// offset)`, if given, sees every chunk of every input in order on the
+    /// calling thread (to list its tokens, say); if it throws, the input fails.
+    public func run(_ inputs: [Input], progress: (Int) -> Void = { _ in },
+                    visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? = nil,
+                    finish: (Int, StreamOutcome) -> Void) {
+        let pool = WorkerPool(threads: threads)
+        defer { pool.shutdown() }
+        let maxPending = max(2, min(2 * threads, 24))
+        var pending: [PendingChunk] = []
+        var pendingHead = 0
+        var states = [InputState](repeating: InputState(), count: inputs.count)
+
+        func commit(_ chunk: PendingChunk) {
+            chunk.wait()
+            defer { chunk.chunk?.release() }
+            let i = chunk.input
+            var state = states[i]
+            guard !state.done else { return }
+            if let outcome = chunk.outcome {
+                state.done = true
+                states[i] = state
+                finish(i, outcome)
+                return
+            }
+            do {
+                let result = try chunk.result!.get()
+                try visit?(i, chunk.chunk!.text, state.count.stats.bytes)
+                if let limit = inputs[i].limit, state.count.firstTokenPast == nil {
+                    let locator = OverflowLocator(tokenizer: tokenizer, special: special, estimate: estimate, limit: limit, cuttable: boundary != nil)
+                    let after = state.count.proxyTokens + result.tokens
+                    let cjk = state.count.stats.cjkCharacters + result.stats.cjkCharacters
+                    if locator.measured(after, cjk) > limit {
+                        let before = OverflowLocator.Progress(proxyTokens: state.count.proxyTokens, cjkCharacters: state.count.stats.cjkCharacters,
+                                                              position: TextPosition.start.advanced(over: state.count.stats))
+                        state.count.firstTokenPast = try locator.firstTokenPast(in: chunk.chunk!.text, after: before)
+                    }
+                }
+                state.count.proxyTokens += result.tokens
+                state.count.specialStrings += result.specials
+                state.count.stats.append(result.stats)
+                progress(result.stats.bytes)
+                if chunk.isLast {
+                    state.done = true
+                    states[i] = state
+                    finish(i, .counted(state.count))
+                    return
+                }
+            } catch {
+                state.done = true
+                states[i] = state
+                finish(i, .failed(error))
+                return
+            }
+            states[i] = state
+        }
+
+        func enqueue(_ chunk: PendingChunk) {
+            pending.append(chunk)
+            while pendingHead < pending.count && pending[pendingHead].isDone {
+                commit(pending[pendingHead]); pendingHead += 1
+            }
+            while pending.count - pendingHead >= maxPending {
+                commit(pending[pendingHead]); pendingHead += 1
+            }
+            if pendingHead > 64 { pending.removeFirst(pendingHead); pendingHead = 0 }
+        }
+
+        for (i, input) in inputs.enumerated() {
+            let source: ByteSource
+            do { source = try input.open() } catch {
+                enqueue(PendingChunk(input: i, outcome: .failed(error)))
+                continue
+            }
+            var reader = ChunkReader(source: source, boundary: boundary, blockSize: blockSize, sizeHint: input.sizeHint)
+            while true {
+                let chunk: ChunkReader.Chunk
+                do {
+                    guard let next = try reader.next() else { break }
+                    chunk = next
+                } catch {
+                    enqueue(PendingChunk(input: i, outcome: .failed(error)))
+                    break
+                }
+                if input.refuseBinary, let base = chunk.bytes.baseAddress, let nul = memchr(base, 0, chunk.count) {
+                    let offset = reader.offset - chunk.count + (nul - base)
+                    chunk.release()
+                    reader.close()
+                    enqueue(PendingChunk(input: i, outcome: .binary(offset: offset)))
+                    break
+                }
+                let job = PendingChunk(input: i, chunk: chunk)
+                let tokenizer = self.tokenizer, special = self.special
+                pool.submit {
+                    job.complete(Result {
+                        let text = chunk.text
+                        let (tokens, specials) = try ParallelCounter.countSerially(text, tokenizer: tokenizer, special: special)
+                        return ChunkResult(tokens: tokens, specials: specials, stats: TextStats(scanning: text))
+                    })
+                }
+                enqueue(job)
+                if chunk.isLast { break }
+            }
+        }
+        while pendingHead < pending.count {
+            commit(pending[pendingHead]); pendingHead += 1
+        }
+    }
+
+    private struct InputState {
+        var count = StreamCount()
+        var done = false
+    }
+}
+
+struct ChunkResult {
+    let tokens: Int
+    let specials: Int
+    let stats: TextStats
+}
+
+/// A chunk on its way through the workers, or a marker that ends an input
+/// (could not open it, a read error, binary) in its place in the order.
+final class PendingChunk: @unchecked Sendable {
+    let input: Int
+    let chunk: ChunkReader.Chunk?
+    let isLast: Bool
+    let outcome: StreamOutcome?
+    private(set) var result: Result<ChunkResult, Error>?
+    private let condition = NSCondition()
+    private var finished: Bool
+
+    init(input: Int, chunk: ChunkReader.Chunk) {
+        self.input = input
+        self.chunk = chunk
+        self.isLast = chunk.isLast
+        self.outcome = nil
+        self.finished = false
+    }
+
+    init(input: Int, outcome: StreamOutcome) {
+        self.input = input
+        self.chunk = nil
+        self.isLast = true
+        self.outcome = outcome
+        self.finished = true
+    }
+
+    func complete(_ result: Result<ChunkResult, Error>) {
+        condition.lock()
+        self.result = result
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var isDone: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
+    func wait() {
+        condition.lock()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// A fixed number of threads taking jobs in order from one queue.
+final class WorkerPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    private var stopping = false
+
+    init(threads: Int) {
+        for _ in 0..<threads {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func shutdown() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count && !stopping { condition.wait() }
+            if head == jobs.count { condition.unlock(); return }
+            let job = jobs[head]
+            head += 1
+            if head > 256 { jobs.removeFirst(head); head = 0 }
+            condition.unlock()
+            job()
+        }
+    }
+}

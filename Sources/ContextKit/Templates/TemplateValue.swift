@@ -1,0 +1,88 @@
+/// A value inside a chat template: what Jinja's Python objects become here.
+public indirect enum TemplateValue: Equatable, Sendable {
+    case undefined
+    case none
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([TemplateValue])
+    /// Keys keep their insertion order (templates iterate `items()`, and `tojson` must be stable).
+    case object([(String, TemplateValue)])
+
+    public static func == (a: TemplateValue, b: TemplateValue) -> Bool {
+        switch (a, b) {
+        case (.undefined, .undefined), (.none, .none): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.int(x), .int(y)): return x == y
+        case let (.double(x), .double(y)): return x == y
+        case let (.int(x), .double(y)), let (.double(y), .int(x)): return Double(x) == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// Python truthiness.
+    var isTruthy: Bool {
+        switch self {
+        case .undefined, .none: return false
+        case .bool(let b): return b
+        case .int(let i): return i != 0
+        case .double(let d): return d != 0
+        case .string(let s): return !s.isEmpty
+        case .array(let a): return !a.isEmpty
+        case .object(let o): return !o.isEmpty
+        }
+    }
+
+    /// `{{ value }}` output: Python's `str()`.
+    var rendered: String {
+        switch self {
+        case .undefined: return ""
+        case .none: return "None"
+        case .bool(let b): return b ? "True" : "False"
+        case .int(let i): return String(i)
+        case .double(let d): return String(d)
+        case .string(let s): return s
+        case .array, .object: return json(pythonStyle: true)
+        }
+    }
+
+    /// `tojson`: compact JSON with `", "` and `": "` separators as Jinja's `tojson` writes it.
+    func json(pythonStyle: Bool = false) -> String {
+        switch self {
+        case .undefined, .none: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .double(let d): return String(d)
+        case .string(let s): return Self.quoted(s)
+        case .array(let a): return "[" + a.map { $0.json(pythonStyle: pythonStyle) }.joined(separator: ", ") + "]"
+        case .object(let o): return "{" + o.map { Self.quoted($0.0) + ": " + $0.1.json(pythonStyle: pythonStyle) }.joined(separator: ", ") + "}"
+        }
+    }
+
+    private static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
+    subscript(key: String) -> TemplateValue {
+        if case .object(let o) = self { return o.first { $0.0 == key }?.1 ?? .undefined }
+        return .undefined
+    }
+}
+
+import Foundation

@@ -1,0 +1,129 @@
+/// What a text is made of, gathered in one pass over its bytes: sizes, lines,
+/// CJK share, and the first byte that is not valid UTF-8 or is a NUL.
+///
+/// Characters are counted the way TokenKit's scanners read text: a valid UTF-8
+/// sequence is one character (a Unicode scalar), and each byte of an invalid
+/// sequence is one character of its own, which is also how a byte-level
+/// tokenizer sees it.
+public struct TextStats: Equatable, Sendable {
+    public var bytes = 0
+    public var characters = 0
+    /// Line feeds (a CRLF file counts each line once).
+    public var newlines = 0
+    /// Characters after the last line feed: the column where the text ends.
+    public var charactersAfterLastNewline = 0
+    /// Kana, hangul syllables and CJK ideographs.
+    public var cjkCharacters = 0
+    /// Byte offset of the first byte that starts no valid UTF-8 sequence.
+    public var firstInvalidUTF8: Int?
+    /// Byte offset of the first NUL byte (a sign of a binary file).
+    public var firstNUL: Int?
+
+    public init() {}
+
+    /// Gathers the statistics of a buffer.
+    public init(scanning text: UnsafeBufferPointer<UInt8>) {
+        guard let base = text.baseAddress else { return }
+        bytes = text.count
+        let n = text.count
+        var i = 0
+        var chars = 0
+        var charsAtLastNewline = -1
+        var lines = 0
+        var cjk = 0
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let newlineBytes: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+        // Marks (high bit of each byte) the bytes of `x` that are zero, exactly.
+        @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x | low7) }
+        while i < n {
+            if i &+ 8 <= n {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if word & highBits == 0 {
+                    let nul = zeroBytes(word)
+                    if nul != 0 && firstNUL == nil { firstNUL = i &+ (nul.trailingZeroBitCount >> 3) }
+                    let feeds = zeroBytes(word ^ newlineBytes)
+                    if feeds != 0 {
+                        lines &+= feeds.nonzeroBitCount
+                        charsAtLastNewline = chars &+ ((63 &- feeds.leadingZeroBitCount) >> 3) &+ 1
+                    }
+                    chars &+= 8
+                    i &+= 8
+                    continue
+                }
+            }
+            let b0 = base[i]
+            if b0 < 0x80 {
+                if b0 == 0x0A { lines &+= 1; charsAtLastNewline = chars &+ 1 }
+                if b0 == 0 && firstNUL == nil { firstNUL = i }
+                chars &+= 1
+                i &+= 1
+                continue
+            }
+            let (scalar, length) = Self.decode(base, i, n)
+            if length == 0 {
+                if firstInvalidUTF8 == nil { firstInvalidUTF8 = i }
+                chars &+= 1
+                i &+= 1
+                continue
+            }
+            if Self.isCJK(scalar) { cjk &+= 1 }
+            chars &+= 1
+            i &+= length
+        }
+        characters = chars
+        newlines = lines
+        charactersAfterLastNewline = charsAtLastNewline < 0 ? chars : chars &- charsAtLastNewline
+        cjkCharacters = cjk
+    }
+
+    /// The statistics of this text followed by `next`.
+    public mutating func append(_ next: TextStats) {
+        if firstInvalidUTF8 == nil, let k = next.firstInvalidUTF8 { firstInvalidUTF8 = bytes + k }
+        if firstNUL == nil, let k = next.firstNUL { firstNUL = bytes + k }
+        charactersAfterLastNewline = next.newlines > 0 ? next.charactersAfterLastNewline : charactersAfterLastNewline + next.characters
+        bytes += next.bytes
+        characters += next.characters
+        newlines += next.newlines
+        cjkCharacters += next.cjkCharacters
+    }
+
+    /// Kana, CJK ideographs (with extensions and compatibility forms) and hangul syllables.
+    @inline(__always)
+    public static func isCJK(_ v: UInt32) -> Bool {
+        (0x3040...0x30FF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v)
+            || (0xAC00...0xD7AF).contains(v) || (0xF900...0xFAFF).contains(v) || (0x20000...0x3FFFF).contains(v)
+    }
+
+    /// Decodes the sequence at `i` as TokenKit's scanners do: `(scalar, length)`,
+    /// length 0 when the bytes there are not valid UTF-8.
+    @inline(__always)
+    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> (UInt32, Int) {
+        let b0 = UInt32(p[i])
+        if b0 < 0x80 { return (b0, 1) }
+        let remaining = end &- i
+        if b0 & 0xE0 == 0xC0 {
+            guard b0 >= 0xC2, remaining >= 2 else { return (0, 0) }
+            let b1 = UInt32(p[i &+ 1])
+            guard b1 & 0xC0 == 0x80 else { return (0, 0) }
+            return ((b0 & 0x1F) << 6 | (b1 & 0x3F), 2)
+        }
+        if b0 & 0xF0 == 0xE0 {
+            guard remaining >= 3 else { return (0, 0) }
+            let b1 = UInt32(p[i &+ 1]), b2 = UInt32(p[i &+ 2])
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return (0, 0) }
+            let v = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)
+            guard v >= 0x800, !(0xD800...0xDFFF).contains(v) else { return (0, 0) }
+            return (v, 3)
+        }
+        if b0 & 0xF8 == 0xF0 {
+            guard remaining >= 4 else { return (0, 0) }
+            let b1 = UInt32(p[i &+ 1]), b2 = UInt32(p[i &+ 2]), b3 = UInt32(p[i &+ 3])
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80 else { return (0, 0) }
+            let v = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F)
+            guard v >= 0x10000, v < 0x110000 else { return (0, 0) }
+            return (v, 4)
+        }
+        return (0, 0)
+    }
+}

@@ -1,0 +1,49 @@
+/// Whether a backend can answer now, and if not, why — in terms that tell an
+/// app what to do: hide the feature, send the user to Settings, try later,
+/// start the server, fix the key.
+public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
+    case available
+    case unavailable(Reason)
+
+    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// Apple: this device cannot run the on-device model. Hide the feature.
+        case deviceNotEligible
+        /// Apple: Apple Intelligence is turned off. Send the user to Settings.
+        case notEnabled
+        /// Apple: the model is still downloading or being prepared. Try later.
+        case modelNotReady
+        /// HTTP: nothing answers at the URL.
+        case unreachable(url: String, detail: String)
+        /// HTTP: the server answers but the model is not loaded (still loading, or another model).
+        case modelNotLoaded(model: String?, detail: String)
+        /// HTTP: the server refused the credentials.
+        case unauthorised(url: String)
+
+        public var description: String {
+            switch self {
+            case .deviceNotEligible:
+                return "this device cannot run Apple's on-device model"
+            case .notEnabled:
+                return "Apple Intelligence is turned off; turn it on in Settings > Apple Intelligence & Siri"
+            case .modelNotReady:
+                return "the on-device model is not ready yet (still downloading); try again later"
+            case let .unreachable(url, detail):
+                return "cannot reach \(url): \(detail); check that the server is running and the URL is right"
+            case let .modelNotLoaded(model, detail):
+                let name = model.map { "the model '\($0)'" } ?? "the model"
+                return "the server is up but \(name) is not loaded: \(detail); wait for it to finish loading, or name a model it serves with --model"
+            case let .unauthorised(url):
+                return "\(url) refused the credentials; set OPENAI_API_KEY (or --api-key) to a key the server accepts"
+            }
+        }
+    }
+
+    public var isAvailable: Bool { self == .available }
+
+    public var description: String {
+        switch self {
+        case .available: return "available"
+        case .unavailable(let reason): return "unavailable: \(reason)"
+        }
+    }
+}

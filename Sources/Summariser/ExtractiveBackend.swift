@@ -1,0 +1,56 @@
+/// The embedded default backend: no model, no network, no downloads. Each
+/// answer is an `ExtractiveSummariser` summary of the prompt, so
+/// `ctxkit summarise FILE` works on a fresh machine and gives the same
+/// result every time.
+///
+/// It stands in for a model with a window of `contextSize` tokens (4,096 by
+/// default, Apple's on-device model's), so the engine plans, maps and reduces
+/// exactly as it would for that model. Instructions are ignored; an answer
+/// with a schema is the summary's JSON, without one its text. The answer is
+/// streamed as cumulative snapshots of about 50 characters, the size the
+/// field notes saw from Apple's model, so streaming consumers behave alike.
+public struct ExtractiveBackend: LanguageModelBackend {
+    public var summariser: ExtractiveSummariser
+    public var window: Int
+
+    public init(summariser: ExtractiveSummariser = .init(), contextSize: Int = 4096) {
+        self.summariser = summariser
+        self.window = contextSize
+    }
+
+    public var name: String { "extractive" }
+    public var copiesByDesign: Bool { true }
+    public func availability() async -> BackendAvailability { .available }
+    public func contextSize() async -> Int? { window }
+
+    public func makeSession(instructions: String) -> any LanguageModelSession {
+        Session(summariser: summariser)
+    }
+
+    struct Session: LanguageModelSession {
+        let summariser: ExtractiveSummariser
+        static let snapshotCharacters = 50
+
+        func prewarm() async {}
+
+        func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<ResponseSnapshot, any Error> {
+            let summariser = self.summariser
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    let summary = summariser.summarise(request.prompt)
+                    let answer = request.schema == nil ? summary.text : summary.json
+                    var end = answer.startIndex
+                    while end < answer.endIndex {
+                        if Task.isCancelled { continuation.finish(throwing: GenerationError.cancelled); return }
+                        end = answer.index(end, offsetBy: Self.snapshotCharacters, limitedBy: answer.endIndex) ?? answer.endIndex
+                        let done = end == answer.endIndex
+                        continuation.yield(ResponseSnapshot(content: String(answer[..<end]), isComplete: done))
+                    }
+                    if answer.isEmpty { continuation.yield(ResponseSnapshot(content: "", isComplete: true)) }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// One prompt for one session: the text, the shape of the answer, and how to sample it.
+public struct GenerationRequest: Equatable, Sendable {
+    /// What the model is asked about. The summariser sends the text to
+    /// summarise and nothing else (the task is in the session's instructions),
+    /// so an extractive backend can work on it directly.
+    public var prompt: String
+    /// The answer must match this schema; nil for free text.
+    public var schema: OutputSchema?
+    public var options: SamplingOptions
+
+    public init(prompt: String, schema: OutputSchema? = nil, options: SamplingOptions = .init()) {
+        self.prompt = prompt
+        self.schema = schema
+        self.options = options
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An HTTP response delivered as it arrives: the status first, then the body
+/// in whatever pieces the network gives. Built on URLSession's delegate API,
+/// which swift-corelibs-foundation implements on Linux (`bytes(for:)` it does not).
+final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    enum Part: Sendable {
+        case status(Int)
+        case body(Data)
+    }
+
+    private let continuation: AsyncThrowingStream<Part, any Error>.Continuation
+
+    private init(_ continuation: AsyncThrowingStream<Part, any Error>.Continuation) {
+        self.continuation = continuation
+    }
+
+    /// Sends `request`; the stream ends with the response, throws the
+    /// network's error, and cancels the request when its consumer goes away.
+    static func open(_ request: URLRequest) -> AsyncThrowingStream<Part, any Error> {
+        AsyncThrowingStream { continuation in
+            let delegate = HTTPByteStream(continuation)
+            // A session per request: the session holds its delegate until invalidated.
+            let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+            let task = session.dataTask(with: request)
+            continuation.onTermination = { _ in
+                task.cancel()
+                session.invalidateAndCancel()
+            }
+            task.resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        continuation.yield(.status((response as? HTTPURLResponse)?.statusCode ?? 0))
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        continuation.yield(.body(data))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        session.finishTasksAndInvalidate()
+    }
+}

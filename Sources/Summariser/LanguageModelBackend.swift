@@ -1,0 +1,30 @@
+/// A source of language-model answers: Apple's on-device model, an
+/// OpenAI-compatible HTTP server, or the built-in extractive summariser.
+///
+/// The summary engine needs four things from a backend: whether it can answer
+/// now (and why not), how big its window is when it knows, a fresh session
+/// per request, and for each session a stream of cumulative snapshots with an
+/// optional output schema and sampling options. Failures are `GenerationError`.
+public protocol LanguageModelBackend: Sendable {
+    /// A short name for reports (`extractive`, `openai http://127.0.0.1:8080`).
+    var name: String { get }
+
+    /// True when answers are taken from the input by design, so finding input
+    /// text in the output is not a copy (the extractive backend).
+    var copiesByDesign: Bool { get }
+
+    /// Whether a request can be answered now; the reason says what to do if not.
+    func availability() async -> BackendAvailability
+
+    /// The window the backend enforces, in tokens, when it can tell (a
+    /// server's configured context size, the on-device model's `contextSize`).
+    func contextSize() async -> Int?
+
+    /// A new session with `instructions` as its system prompt.
+    func makeSession(instructions: String) -> any LanguageModelSession
+}
+
+extension LanguageModelBackend {
+    public var copiesByDesign: Bool { false }
+    public func contextSize() async -> Int? { nil }
+}

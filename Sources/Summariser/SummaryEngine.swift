@@ -1,0 +1,355 @@
+import Foundation
+import ContextKit
+
+/// Long text in, one typed `Summary` out, through any backend.
+///
+/// 1. **Short input**: below `minimumCharacters` the text is its own summary
+///    (first sentence as headline, the rest as points); no model is called.
+/// 2. **Availability**: an unavailable backend stops the run with its reason.
+/// 3. **Plan**: ContextKit's `ChunkPlanner` cuts the text into chunks that
+///    fit the window less the instructions, the schema, the request overhead
+///    and the response reserve, counted with the profile's tokenizer. The
+///    window is the profile's, or the backend's own when it is smaller.
+/// 4. **Map**: each chunk is summarised in a fresh session; the session for
+///    the next call is created and prewarmed while the current one runs.
+/// 5. **Reduce**: the summaries, one Markdown section each, are planned again with
+///    the combining instructions; each group becomes one summary, until one
+///    call holds them all. That call's answer is the result.
+/// 6. **Copies**: an answer that contains a distinctive phrase from the
+///    middle of its input (`CopyDetector`) is retried once in a fresh
+///    session; a second copy is kept and reported.
+/// 7. **Overflows**: when the backend reports a context overflow, the rest of
+///    that level is planned again with a room scaled by the backend's count
+///    over the planned one (less 3%), always smaller than the chunk that
+///    failed, at most `maximumReplans` times per run.
+/// 8. **Cancellation**: checked before every call and inside every stream;
+///    the run throws `.cancelled` and starts nothing new.
+public struct SummaryEngine: Sendable {
+    public struct Configuration: Sendable {
+        /// Counts tokens and gives the window and fixed overheads.
+        public var profile: ModelProfile
+        public var mapInstructions: String
+        public var reduceInstructions: String
+        public var schema: OutputSchema
+        /// Tokens kept for each answer, also sent as its token limit.
+        public var responseReserve: Int
+        public var options: SamplingOptions
+        /// Shorter texts (in Unicode scalars) are their own summary.
+        public var minimumCharacters: Int
+        public var maximumReplans: Int
+        public var maximumLevels: Int
+        public var copyDetector: CopyDetector
+
+        public init(profile: ModelProfile, mapInstructions: String = Self.defaultMapInstructions,
+                    reduceInstructions: String = Self.defaultReduceInstructions, schema: OutputSchema = Summary.schema,
+                    responseReserve: Int = 300, options: SamplingOptions = .init(), minimumCharacters: Int = 300,
+                    maximumReplans: Int = 3, maximumLevels: Int = 8, copyDetector: CopyDetector = .init()) {
+            self.profile = profile
+            self.mapInstructions = mapInstructions
+            self.reduceInstructions = reduceInstructions
+            self.schema = schema
+            self.responseReserve = responseReserve
+            self.options = options
+            self.minimumCharacters = minimumCharacters
+            self.maximumReplans = maximumReplans
+            self.maximumLevels = maximumLevels
+            self.copyDetector = copyDetector
+        }
+
+        public static let defaultMapInstructions = """
+            Summarise the text the user sends. Answer with a headline of at most eight words and three points, \
+            one short sentence each, in your own words. Do not copy sentences from the text.
+            """
+        public static let defaultReduceInstructions = """
+            The user sends summaries of consecutive parts of one document. Combine them into one summary of the \
+            whole document: a headline of at most eight words and three points, one short sentence each, in your own words.
+            """
+    }
+
+    /// What the engine is doing, as it happens (for progress and streaming).
+    public enum Event: Sendable {
+        case planned(SummaryRun.Level)
+        /// `isFinal`: this call's answer is the run's summary (unless it fails or copies).
+        case callStarted(CallMetrics, isFinal: Bool)
+        case snapshot(call: Int, isFinal: Bool, partial: PartialSummary)
+        case callFinished(CallMetrics, isFinal: Bool)
+        case copyDetected(call: Int, phrase: String, willRetry: Bool)
+        case replanned(SummaryRun.Replan)
+    }
+
+    public let backend: any LanguageModelBackend
+    public let configuration: Configuration
+    let planner: ChunkPlanner
+
+    /// Loads the profile's tokenizer (throws `TokenKitError` when it cannot).
+    public init(backend: any LanguageModelBackend, configuration: Configuration) throws {
+        self.backend = backend
+        self.configuration = configuration
+        self.planner = try ChunkPlanner(profile: configuration.profile)
+    }
+
+    public func summarise(_ text: String, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(SummariserError) -> SummaryRun {
+        let clock = ContinuousClock()
+        let start = clock.now
+        if text.unicodeScalars.count < configuration.minimumCharacters {
+            let sentences = ExtractiveSummariser.segments(of: text).map(\.text)
+            let summary = Summary(headline: sentences.first ?? text.trimmingCharacters(in: .whitespacesAndNewlines),
+                                  points: Array(sentences.dropFirst()))
+            return SummaryRun(summary: summary, metrics: RunMetrics(totalTime: clock.now - start), isInputItsOwnSummary: true)
+        }
+        if case .unavailable(let reason) = await backend.availability() { throw .unavailable(reason) }
+        if Task.isCancelled { throw .cancelled }
+        var window = configuration.profile.contextWindow
+        if let size = await backend.contextSize(), size > 0 { window = min(window, size) }
+        let run = Run(engine: self, window: window, onEvent: onEvent)
+        defer { run.discardPendingSession() }
+        let summary = try await run.summarise(text)
+        run.metrics.totalTime = clock.now - start
+        return SummaryRun(summary: summary, levels: run.levels, metrics: run.metrics, copies: run.copies,
+                          replans: run.replans, window: run.window)
+    }
+
+    /// The profile's tokens for `text`.
+    func tokens(_ text: String) -> Int { planner.tokens(text) }
+
+    /// The state of one run.
+    private final class Run {
+        let engine: SummaryEngine
+        let onEvent: @Sendable (Event) -> Void
+        var window: Int
+        /// Backend tokens per planned token, learnt from overflows (1 until one happens).
+        var scale = 1.0
+        var metrics = RunMetrics()
+        var levels: [SummaryRun.Level] = []
+        var copies: [SummaryRun.Copy] = []
+        var replans: [SummaryRun.Replan] = []
+        var pending: (instructions: String, session: any LanguageModelSession, prewarm: Task<Void, Never>)?
+
+        var configuration: Configuration { engine.configuration }
+
+        init(engine: SummaryEngine, window: Int, onEvent: @escaping @Sendable (Event) -> Void) {
+            self.engine = engine
+            self.window = window
+            self.onEvent = onEvent
+        }
+
+        func summarise(_ text: String) async throws(SummariserError) -> Summary {
+            var summaries = try await runLevel(text, level: 0)
+            var level = 1
+            while summaries.count > 1 {
+                guard level <= configuration.maximumLevels else { throw .reduceDoesNotConverge(summaries: summaries.count, level: level) }
+                let combined = summaries.map(\.markdown).joined(separator: "\n\n")
+                let next = try await runLevel(combined, level: level, inputSummaries: summaries.count)
+                summaries = next
+                level += 1
+            }
+            guard let summary = summaries.first else { throw .planning(.noRoom(budget(level: 0))) }
+            return summary
+        }
+
+        func instructions(level: Int) -> String { level == 0 ? configuration.mapInstructions : configuration.reduceInstructions }
+
+        /// The budget of a call at `level`, its room scaled down by what overflows taught.
+        func budget(level: Int) -> PlanBudget {
+            let profile = configuration.profile
+            let instructions = self.instructions(level: level)
+            let instructionTokens = instructions.isEmpty ? 0 : engine.tokens(instructions)
+            let schemaTokens = engine.tokens(configuration.schema.compactJSON) + profile.overheads.schemaFraming
+            let overhead = profile.overheads.request(messages: instructions.isEmpty ? 1 : 2)
+            let fixed = overhead + instructionTokens + schemaTokens
+            let room = Int((Double(window - configuration.responseReserve) / scale).rounded(.down)) - fixed
+            return PlanBudget(window: window, requestOverhead: overhead, instructions: instructionTokens, schema: schemaTokens,
+                              reserve: window - fixed - room, isEstimate: profile.isEstimate)
+        }
+
+        /// Plans `input` and summarises each chunk; replans the rest after an overflow.
+        func runLevel(_ input: String, level: Int, inputSummaries: Int? = nil) async throws(SummariserError) -> [Summary] {
+            let bytes = Array(input.utf8)
+            let stage: CallMetrics.Stage = level == 0 ? .map : .reduce
+            var budget = self.budget(level: level)
+            var plan: ChunkPlan
+            do { plan = try engine.planner.plan(input, budget: budget) } catch { throw .planning(error) }
+            if let inputSummaries, plan.chunks.count >= inputSummaries {
+                throw .reduceDoesNotConverge(summaries: inputSummaries, level: level)
+            }
+            levels.append(SummaryRun.Level(level: level, stage: stage, plan: plan))
+            onEvent(.planned(levels[levels.count - 1]))
+            var results: [Summary] = []
+            var k = 0
+            while k < plan.chunks.count {
+                let chunk = plan.chunks[k]
+                let prompt = String(decoding: bytes[chunk.bytes], as: UTF8.self)
+                let fixed = budget.requestOverhead + budget.instructions + budget.schema
+                let isFinal = plan.chunks.count == 1
+                let isLast = k == plan.chunks.count - 1
+                let next: String? = isFinal ? nil : (isLast ? configuration.reduceInstructions : instructions(level: level))
+                do {
+                    results.append(try await call(prompt: prompt, instructions: instructions(level: level), stage: stage, level: level,
+                                                  part: k, plannedTokens: chunk.tokens + fixed, isFinal: isFinal, nextInstructions: next))
+                    k += 1
+                } catch .contextOverflow(let overflow) {
+                    guard replans.count < configuration.maximumReplans else {
+                        throw .overflowPersists(.contextOverflow(overflow), replans: replans.count)
+                    }
+                    let roomBefore = budget.room
+                    learn(from: overflow, plannedTokens: chunk.tokens + fixed, chunkTokens: chunk.tokens, fixed: fixed)
+                    budget = self.budget(level: level)
+                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - 1, plannedTokens: chunk.tokens + fixed,
+                                                   reportedTokens: overflow.promptTokens, roomBefore: roomBefore, roomAfter: budget.room)
+                    replans.append(replan)
+                    onEvent(.replanned(replan))
+                    let rest = String(decoding: bytes[chunk.bytes.lowerBound...], as: UTF8.self)
+                    let tail: ChunkPlan
+                    do { tail = try engine.planner.plan(rest, budget: budget) } catch { throw .planning(error) }
+                    plan = Self.merge(plan, keeping: k, tail: tail, at: chunk.bytes.lowerBound, characters: chunk.characters.lowerBound)
+                    if let inputSummaries, plan.chunks.count >= inputSummaries {
+                        throw .reduceDoesNotConverge(summaries: inputSummaries, level: level)
+                    }
+                    levels[levels.count - 1].plan = plan
+                    onEvent(.planned(levels[levels.count - 1]))
+                } catch .cancelled {
+                    throw .cancelled
+                } catch {
+                    throw .generation(error, call: metrics.calls.count - 1)
+                }
+            }
+            return results
+        }
+
+        /// Raises `scale` so the room shrinks to what the backend's count allows,
+        /// and always below the chunk that failed.
+        func learn(from overflow: ContextOverflow, plannedTokens: Int, chunkTokens: Int, fixed: Int) {
+            if let reported = overflow.contextWindow, reported > 0, reported < window { window = reported }
+            if let reported = overflow.promptTokens, reported > 0 {
+                scale = max(scale, Double(reported) / Double(max(plannedTokens, 1))) * 1.03
+            } else {
+                scale *= 1.25
+            }
+            let shrunk = max(1, Int(Double(chunkTokens) * 0.9))
+            let needed = Double(window - configuration.responseReserve) / Double(shrunk + fixed)
+            scale = max(scale, needed)
+        }
+
+        /// The first `count` chunks of `plan`, then `tail`'s (planned from byte `offset`).
+        static func merge(_ plan: ChunkPlan, keeping count: Int, tail: ChunkPlan, at offset: Int, characters: Int) -> ChunkPlan {
+            var chunks = Array(plan.chunks.prefix(count))
+            for var chunk in tail.chunks {
+                chunk.index = chunks.count
+                chunk.bytes = (chunk.bytes.lowerBound + offset)..<(chunk.bytes.upperBound + offset)
+                chunk.newTextStart += offset
+                chunk.characters = (chunk.characters.lowerBound + characters)..<(chunk.characters.upperBound + characters)
+                chunks.append(chunk)
+            }
+            return ChunkPlan(budget: tail.budget, chunks: chunks, textBytes: plan.textBytes, textCharacters: plan.textCharacters,
+                             textTokens: plan.textTokens, textProxyTokens: plan.textProxyTokens)
+        }
+
+        // MARK: Calls
+
+        /// One summary of `prompt`: a fresh session, and one retry in another if the answer copies.
+        func call(prompt: String, instructions: String, stage: CallMetrics.Stage, level: Int, part: Int,
+                  plannedTokens: Int, isFinal: Bool, nextInstructions: String?) async throws(GenerationError) -> Summary {
+            var attempt = 1
+            while true {
+                if Task.isCancelled { throw .cancelled }
+                let session = takeSession(instructions: instructions)
+                prepareSession(instructions: nextInstructions)
+                var m = CallMetrics(index: metrics.calls.count, stage: stage, level: level, part: part, attempt: attempt, tokensPlanned: plannedTokens)
+                let summary: Summary
+                do {
+                    summary = try await perform(session, prompt: prompt, metrics: &m, isFinal: isFinal)
+                } catch {
+                    m.failure = error
+                    metrics.calls.append(m)
+                    onEvent(.callFinished(m, isFinal: isFinal))
+                    throw error
+                }
+                if !engine.backend.copiesByDesign,
+                   let phrase = configuration.copyDetector.copiedPhrase(source: prompt, output: ([summary.headline] + summary.points).joined(separator: "\n")) {
+                    m.copied = true
+                    metrics.copiesDetected += 1
+                    metrics.calls.append(m)
+                    onEvent(.callFinished(m, isFinal: isFinal))
+                    onEvent(.copyDetected(call: m.index, phrase: phrase, willRetry: attempt == 1))
+                    if attempt == 1 {
+                        attempt += 1
+                        continue
+                    }
+                    metrics.copiesKept += 1
+                    copies.append(SummaryRun.Copy(call: m.index, phrase: phrase))
+                    return summary
+                }
+                metrics.calls.append(m)
+                onEvent(.callFinished(m, isFinal: isFinal))
+                return summary
+            }
+        }
+
+        /// Streams one answer, filling in the call's metrics.
+        func perform(_ session: any LanguageModelSession, prompt: String, metrics m: inout CallMetrics, isFinal: Bool) async throws(GenerationError) -> Summary {
+            var options = configuration.options
+            if options.maximumResponseTokens == nil { options.maximumResponseTokens = configuration.responseReserve }
+            let request = GenerationRequest(prompt: prompt, schema: configuration.schema, options: options)
+            onEvent(.callStarted(m, isFinal: isFinal))
+            let clock = ContinuousClock()
+            let started = clock.now
+            var last: ResponseSnapshot? = nil
+            defer { m.totalTime = clock.now - started }
+            do {
+                for try await snapshot in session.streamResponse(to: request) {
+                    if m.timeToFirstToken == nil, !snapshot.content.isEmpty { m.timeToFirstToken = clock.now - started }
+                    if !snapshot.content.isEmpty, snapshot.content != last?.content {
+                        onEvent(.snapshot(call: m.index, isFinal: isFinal, partial: PartialSummary(jsonPrefix: snapshot.content)))
+                    }
+                    last = snapshot
+                }
+            } catch {
+                throw GenerationError(error)
+            }
+            if Task.isCancelled { throw .cancelled }
+            guard let last, last.isComplete else {
+                throw .transport("the answer stream ended before the answer was complete", status: nil)
+            }
+            m.charactersReceived = last.content.unicodeScalars.count
+            m.usage = last.usage
+            if let sent = last.usage?.promptTokens {
+                m.tokensSent = sent
+                m.tokensSentReported = true
+            } else {
+                m.tokensSent = m.tokensPlanned
+            }
+            if let received = last.usage?.completionTokens {
+                m.tokensReceived = received
+                m.tokensReceivedReported = true
+            } else {
+                m.tokensReceived = engine.tokens(last.content)
+            }
+            return try Summary.decode(last.content)
+        }
+
+        // MARK: Sessions
+
+        /// The prewarmed session if it has these instructions, else a new one.
+        func takeSession(instructions: String) -> any LanguageModelSession {
+            if let pending, pending.instructions == instructions {
+                self.pending = nil
+                return pending.session
+            }
+            discardPendingSession()
+            return engine.backend.makeSession(instructions: instructions)
+        }
+
+        /// Creates the session for the next call and prewarms it now, so it is
+        /// ready when the current call ends.
+        func prepareSession(instructions: String?) {
+            guard let instructions, pending == nil else { return }
+            let session = engine.backend.makeSession(instructions: instructions)
+            pending = (instructions, session, Task { await session.prewarm() })
+        }
+
+        func discardPendingSession() {
+            pending?.prewarm.cancel()
+            pending = nil
+        }
+    }
+}

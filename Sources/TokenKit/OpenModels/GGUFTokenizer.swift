@@ -1,0 +1,223 @@
+/// Builds a `Tokenizer` from the vocabulary in a GGUF header, with llama.cpp's
+/// semantics (what its `llama_tokenize` returns with special tokens not parsed).
+extension GGUFFile {
+    /// The tokenizer algorithms this reader implements, for error messages.
+    static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)"]
+
+    /// What llama.cpp's other `tokenizer.ggml.model` values are.
+    private static let otherTokenizers: [String: String] = [
+        "bert": "WordPiece (tokenizer.ggml.model = bert)",
+        "t5": "Unigram (tokenizer.ggml.model = t5)",
+        "rwkv": "RWKV trie (tokenizer.ggml.model = rwkv)",
+        "plamo2": "PLaMo-2 (tokenizer.ggml.model = plamo2)",
+        "gemma4": "Gemma 4 BPE (tokenizer.ggml.model = gemma4)",
+        "hybriddna": "hybrid DNA (tokenizer.ggml.model = hybriddna)",
+        "whitespace": "whitespace BPE (tokenizer.ggml.model = whitespace)",
+    ]
+
+    /// llama.cpp's token types (`tokenizer.ggml.token_type`).
+    private enum TokenType: Int {
+        case undefined = 0, normal, unknown, control, userDefined, unused, byte
+    }
+
+    /// The model's tokenizer, with exactly llama.cpp's token ids.
+    public func tokenizer() throws -> Tokenizer {
+        guard let model = tokenizerModel else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.model") }
+        switch model {
+        case "gpt2": return try mergeListTokenizer()
+        case "llama": return try sentencePieceTokenizer()
+        case "no_vocab", "none": throw ModelFileError.missing(path: path, key: "a vocabulary (tokenizer.ggml.model is \(model))")
+        default:
+            throw ModelFileError.unsupportedTokenizer(path: path, name: Self.otherTokenizers[model] ?? "'\(model)'", supported: Self.supportedTokenizers)
+        }
+    }
+
+    private var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+
+    private func tokensEntry() throws -> Entry {
+        guard let tokens = entry("tokenizer.ggml.tokens") else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.tokens") }
+        guard tokens.elementType == .string else { throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.tokens is not an array of strings") }
+        return tokens
+    }
+
+    /// Token types, one per token (all normal when the file has none).
+    private func tokenTypes(count: Int) throws -> [TokenType] {
+        guard let e = entry("tokenizer.ggml.token_type") else { return Array(repeating: .normal, count: count) }
+        guard e.elementType == .int32 || e.elementType == .uint32, e.count >= count else {
+            throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.token_type is not one int32 per token")
+        }
+        return (0..<count).map { TokenType(rawValue: Int(number(e, at: $0))) ?? .undefined }
+    }
+
+    // MARK: Byte-level BPE (`gpt2`)
+
+    private func mergeListTokenizer() throws -> Tokenizer {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
+        let preName = preTokenizerName ?? "default"
+        guard let preType = LlamaPreType(name: preName) else {
+            if let reason = LlamaPreType.unsupported[preName] {
+                throw ModelFileError.unsupportedTokenizer(path: path, name: "'\(preName)' pre-tokenizer: \(reason);", supported: Self.supportedTokenizers)
+            }
+            throw ModelFileError.unknownPreTokenizer(path: path, name: preName, known: LlamaPreType.knownNames)
+        }
+        var builder = VocabularyBuilder(path: path, capacity: tokens.count)
+        var scratch: [UInt8] = []
+        var id = 0
+        forEachString(tokens) { text in
+            switch types[id] {
+            case .control, .unknown:
+                builder.addSpecial(id, text: String(decoding: text, as: UTF8.self))
+            case .userDefined:
+                builder.addAdded(AddedTokenMatcher.Entry(text: Array(text), id: id))
+            case .byte:
+                builder.addDecodeOnly(id, bytes: Self.byteTokenValue(text).map { [$0] } ?? Array(text))
+            case .normal, .unused, .undefined:
+                scratch.removeAll(keepingCapacity: true)
+                if ByteLevelAlphabet.decode(text, into: &scratch) {
+                    builder.addMergeable(id, bytes: scratch)
+                } else {
+                    builder.addDecodeOnly(id, bytes: Array(text))
+                }
+            }
+            id += 1
+        }
+        let vocabulary = try builder.vocabulary()
+        let pairs = try readMerges(vocabulary)
+        let byteIDs = (0..<256).map { b -> UInt32 in
+            var byte = UInt8(b)
+            return vocabulary.id(of: &byte, count: 1) ?? .max
+        }
+        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: true, ignoreMerges: preType.ignoreMerges,
+                                       byteIDs: byteIDs, unknownID: .max, fuseUnknown: false, byteFallback: false)
+        let steps = try preType.steps()
+        let pipeline = OpenModelPipeline(
+            model: .mergeList(encoder), normalizer: nil, steps: steps,
+            addedTokens: AddedTokenMatcher(builder.addedTokens),
+            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+            summary: "byte-level BPE, llama.cpp pre-tokenizer \(preName)")
+        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+                         specialTokens: builder.specialTokens, pipeline: pipeline)
+    }
+
+    /// `tokenizer.ggml.merges`: "left right" in byte-level characters, rank = position.
+    private func readMerges(_ vocabulary: Vocabulary) throws -> PairTable {
+        guard let merges = entry("tokenizer.ggml.merges") else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.merges") }
+        guard merges.elementType == .string else { throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.merges is not an array of strings") }
+        let pairs = PairTable(capacity: merges.count)
+        var bytes: [UInt8] = []
+        var rank: UInt32 = 0
+        forEachString(merges) { merge in
+            defer { rank += 1 }
+            // llama.cpp splits at the first space after the first byte.
+            guard merge.count > 2, let space = merge.indices.dropFirst().first(where: { merge[$0] == 0x20 }) else { return }
+            bytes.removeAll(keepingCapacity: true)
+            guard ByteLevelAlphabet.decode(UnsafeRawBufferPointer(rebasing: merge[..<space]), into: &bytes) else { return }
+            let split = bytes.count
+            guard ByteLevelAlphabet.decode(UnsafeRawBufferPointer(rebasing: merge[(space + 1)...]), into: &bytes) else { return }
+            bytes.withUnsafeBufferPointer { Self.insertMerge($0, split: split, rank: rank, vocabulary, pairs) }
+        }
+        return pairs
+    }
+
+    /// Adds the merge of `text[..<split]` and `text[split...]`, if both and their
+    /// concatenation are tokens (a merge of unknown tokens could never apply).
+    static func insertMerge(_ text: UnsafeBufferPointer<UInt8>, split: Int, rank: UInt32, _ vocabulary: Vocabulary, _ pairs: PairTable) {
+        guard split > 0, split < text.count, let base = text.baseAddress,
+              let a = vocabulary.id(of: base, count: split),
+              let b = vocabulary.id(of: base + split, count: text.count - split),
+              let merged = vocabulary.id(of: base, count: text.count) else { return }
+        pairs.insert(a, b, rank: rank, merged: merged)
+    }
+
+    /// The byte of a `<0xNN>` token.
+    static func byteTokenValue(_ text: UnsafeRawBufferPointer) -> UInt8? {
+        guard text.count == 6, text[0] == UInt8(ascii: "<"), text[1] == UInt8(ascii: "0"), text[2] == UInt8(ascii: "x"),
+              text[5] == UInt8(ascii: ">") else { return nil }
+        return UInt8(String(decoding: text[3..<5], as: UTF8.self), radix: 16)
+    }
+
+    // MARK: SentencePiece (`llama`)
+
+    private func sentencePieceTokenizer() throws -> Tokenizer {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
+        let scoresEntry = entry("tokenizer.ggml.scores")
+        if let s = scoresEntry, !(s.elementType == .float32 || s.elementType == .int32) || s.count < tokens.count {
+            throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.scores is not one number per token")
+        }
+        let scores = (0..<tokens.count).map { i in scoresEntry.map { Float(number($0, at: i)) } ?? 0 }
+        var builder = VocabularyBuilder(path: path, capacity: tokens.count)
+        var byteIDs = [UInt32](repeating: .max, count: 256)
+        var singleByteIDs = [UInt32](repeating: .max, count: 256)
+        var id = 0
+        forEachString(tokens) { text in
+            switch types[id] {
+            case .control, .unknown:
+                builder.addSpecial(id, text: String(decoding: text, as: UTF8.self))
+            case .userDefined:
+                builder.addAdded(AddedTokenMatcher.Entry(text: Array(text), id: id))
+            case .byte:
+                if let b = Self.byteTokenValue(text) {
+                    byteIDs[Int(b)] = UInt32(id)
+                    builder.addDecodeOnly(id, bytes: [b])
+                } else {
+                    builder.addDecodeOnly(id, bytes: Array(text))
+                }
+            case .normal, .unused, .undefined:
+                if text.count == 1 { singleByteIDs[Int(text[0])] = UInt32(id) }
+                builder.addMergeable(id, bytes: text, decodesTo: Self.unescapingSpaces(text))
+            }
+            id += 1
+        }
+        // llama.cpp falls back to a byte's own token when it has no <0xNN> token.
+        for b in 0..<256 where byteIDs[b] == .max { byteIDs[b] = singleByteIDs[b] }
+        let vocabulary = try builder.vocabulary()
+        let addSpacePrefix = bool(forKey: "tokenizer.ggml.add_space_prefix") ?? true
+        let escape = Normalizer.replace(pattern: [0x20], content: Self.metaSpace)
+        let normalizer: Normalizer = addSpacePrefix ? .sequence([.prepend([0x20]), escape]) : escape
+        let pipeline = OpenModelPipeline(
+            model: .sentencePiece(SentencePieceEncoder(pieces: vocabulary, scores: scores, byteIDs: byteIDs)),
+            normalizer: normalizer, steps: [],
+            addedTokens: AddedTokenMatcher(builder.addedTokens),
+            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: addSpacePrefix),
+            summary: "SentencePiece BPE (llama.cpp SPM)")
+        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
+                         specialTokens: builder.specialTokens, pipeline: pipeline)
+    }
+
+    /// U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's space.
+    static let metaSpace: [UInt8] = [0xE2, 0x96, 0x81]
+
+    static func unescapingSpaces(_ text: UnsafeRawBufferPointer) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var i = 0
+        while i < text.count {
+            if i + 2 < text.count, text[i] == 0xE2, text[i + 1] == 0x96, text[i + 2] == 0x81 {
+                out.append(0x20); i += 3
+            } else {
+                out.append(text[i]); i += 1
+            }
+        }
+        return out
+    }
+}
+
+/// The `preTokenizer` a model-file tokenizer reports: its first split step's
+/// pattern (the pipeline, not this, does the splitting).
+func informationalPreTokenizer(_ steps: [SplitStep]) throws -> PreTokenizer {
+    switch steps.first {
+    case .scanner(.gpt2)?: return .r50k
+    case .scanner(.cl100k)?: return .cl100k
+    case .scanner(.o200k)?: return .o200k
+    case .scanner(let kind)?: return .regex(try RegexPreTokenizer(pattern: kind.pattern))
+    case .regex(let splitter, _, _)?: return .regex(try RegexPreTokenizer(pattern: splitter.pattern))
+    case .classRun(let run, _, _)?: return .regex(try RegexPreTokenizer(pattern: run.pattern))
+    case .characters(.number, _)?: return .regex(try RegexPreTokenizer(pattern: #"\p{N}"#))
+    case .characters(.punctuation, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\p{P}\$\+<=>\^~\|`]+"#))
+    case .characters(.lineBreak, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\r\n]"#))
+    case .digitTriples?: return .regex(try RegexPreTokenizer(pattern: "[0-9][0-9][0-9]"))
+    case nil: return .regex(try RegexPreTokenizer(pattern: #"(?s).+"#))
+    }
+}

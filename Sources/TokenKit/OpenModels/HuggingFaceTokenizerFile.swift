@@ -1,0 +1,273 @@
+import Foundation
+
+/// Reads a Hugging Face `tokenizer.json` whose model is BPE: byte-level
+/// vocabularies (GPT-2, Llama 3, Qwen) and SentencePiece-style ones with byte
+/// fallback (Llama 2, Mistral), with their normalizer, pre-tokenizer and added
+/// tokens. Ids are what `tokenizers` gives for `encode(text, add_special_tokens=False)`
+/// when the text holds no special token.
+public enum HuggingFaceTokenizerFile {
+    /// Reads the file and builds its tokenizer.
+    public static func load(contentsOf url: URL) throws -> Tokenizer {
+        let file = try MappedFile(path: url.path)
+        return try withExtendedLifetime(file) { try tokenizer(json: file.bytes, path: url.path, name: url.lastPathComponent) }
+    }
+
+    /// Builds a tokenizer from the bytes of a `tokenizer.json`; `path` names it in errors.
+    public static func tokenizer(json data: Data, path: String, name: String) throws -> Tokenizer {
+        try data.withUnsafeBytes { try tokenizer(json: $0, path: path, name: name) }
+    }
+
+    static func tokenizer(json bytes: UnsafeRawBufferPointer, path: String, name: String) throws -> Tokenizer {
+        let document = try JSONDocument(bytes: bytes, path: path)
+        let root = JSON(document: document, value: document.root)
+        guard root.isObject else { throw ModelFileError.malformed(path: path, reason: "it is not a JSON object") }
+        return try Reader(path: path, root: root).tokenizer(name: name)
+    }
+
+    /// The model types `tokenizer.json` can name, and what ContextKit does with them.
+    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)"]
+    static let supportedPreTokenizers = ["Sequence", "Split", "ByteLevel", "Digits", "Punctuation", "Metaspace", "Whitespace", "WhitespaceSplit"]
+
+    private struct Reader {
+        let path: String
+        let root: JSON
+
+        func tokenizer(name: String) throws -> Tokenizer {
+            guard let model = root["model"], model.isObject else { throw ModelFileError.missing(path: path, key: "model") }
+            let type = model["type"]?.string ?? (model["merges"] != nil ? "BPE" : "unknown")
+            guard type == "BPE" else {
+                let names = ["Unigram": "Unigram (SentencePiece unigram)", "WordPiece": "WordPiece (BERT)", "WordLevel": "WordLevel"]
+                throw ModelFileError.unsupportedTokenizer(path: path, name: names[type] ?? "'\(type)'", supported: HuggingFaceTokenizerFile.supportedModels)
+            }
+            for (key, value) in [("continuing_subword_prefix", model["continuing_subword_prefix"]), ("end_of_word_suffix", model["end_of_word_suffix"])] {
+                if let value = value?.string, !value.isEmpty {
+                    throw ModelFileError.unsupportedComponent(path: path, component: "BPE \(key) '\(value)'", supported: ["BPE without subword prefixes or suffixes"])
+                }
+            }
+            if let dropout = model["dropout"]?.double, dropout > 0 {
+                throw ModelFileError.unsupportedComponent(path: path, component: "BPE dropout \(dropout) (random merges)", supported: ["BPE without dropout"])
+            }
+
+            var normalizers: [Normalizer] = []
+            if let n = root["normalizer"] { normalizers.append(try normalizer(n)) }
+            var pre = PreTokenizerParts()
+            if let p = root["pre_tokenizer"] { try preTokenizer(p, into: &pre) }
+            normalizers += pre.normalizers
+            let byteLevel = pre.byteLevel
+            let escapesSpaces = normalizers.contains(where: \.escapesSpaces)
+
+            guard let vocab = model["vocab"]?.members else { throw ModelFileError.missing(path: path, key: "model.vocab") }
+            let document = root.document
+            var builder = VocabularyBuilder(path: path, capacity: vocab.count)
+            var text: [UInt8] = [], scratch: [UInt8] = []
+            var byteFallbackIDs = [UInt32](repeating: .max, count: 256)
+            for member in vocab {
+                let key = member.key, value = member.value
+                text.removeAll(keepingCapacity: true)
+                document.appendBytes(of: key, to: &text)
+                guard case .number(let number) = value, let id = Int(exactly: number), id >= 0 else {
+                    throw ModelFileError.malformed(path: path, reason: "the vocabulary entry \(String(decoding: text, as: UTF8.self).debugDescription) has no id")
+                }
+                text.withUnsafeBytes { raw in
+                    if byteLevel {
+                        scratch.removeAll(keepingCapacity: true)
+                        if ByteLevelAlphabet.decode(raw, into: &scratch) {
+                            builder.addMergeable(id, bytes: scratch)
+                        } else {
+                            builder.addDecodeOnly(id, bytes: text)
+                        }
+                    } else if let b = GGUFFile.byteTokenValue(raw) {
+                        byteFallbackIDs[Int(b)] = UInt32(id)
+                        builder.addMergeable(id, bytes: text, decodesTo: [b])
+                    } else {
+                        builder.addMergeable(id, bytes: text, decodesTo: escapesSpaces ? GGUFFile.unescapingSpaces(raw) : nil)
+                    }
+                }
+            }
+            for added in root["added_tokens"]?.array ?? [] {
+                guard let content = added["content"]?.string, let id = added["id"]?.int, !content.isEmpty else { continue }
+                if added["special"]?.bool ?? false {
+                    builder.addSpecial(id, text: content)
+                } else {
+                    builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
+                                                             stripLeft: added["lstrip"]?.bool ?? false,
+                                                             stripRight: added["rstrip"]?.bool ?? false,
+                                                             singleWord: added["single_word"]?.bool ?? false))
+                }
+            }
+            let vocabulary = try builder.vocabulary()
+            let pairs = try merges(model["merges"], vocabulary, byteLevel: byteLevel)
+
+            var byteIDs = byteFallbackIDs
+            if byteLevel {
+                byteIDs = (0..<256).map { b -> UInt32 in
+                    var byte = UInt8(b)
+                    return vocabulary.id(of: &byte, count: 1) ?? .max
+                }
+            }
+            var unknownID = UInt32.max
+            if let unk = model["unk_token"]?.string {
+                var unk = unk
+                unknownID = unk.withUTF8 { vocabulary.id(of: $0.baseAddress!, count: $0.count) } ?? .max
+            }
+            let encoder = MergeListEncoder(
+                vocabulary: vocabulary, pairs: pairs, byteLevel: byteLevel,
+                ignoreMerges: model["ignore_merges"]?.bool ?? false, byteIDs: byteIDs,
+                unknownID: unknownID, fuseUnknown: model["fuse_unk"]?.bool ?? false,
+                byteFallback: model["byte_fallback"]?.bool ?? false)
+            let normalizer: Normalizer? = normalizers.isEmpty ? nil : normalizers.count == 1 ? normalizers[0] : .sequence(normalizers)
+            let pipeline = OpenModelPipeline(
+                model: .mergeList(encoder), normalizer: normalizer, steps: pre.steps,
+                addedTokens: AddedTokenMatcher(builder.addedTokens),
+                decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: normalizers.contains(where: \.prependsMetaSpace)),
+                summary: "Hugging Face BPE, " + (byteLevel ? "byte-level" : "characters with byte fallback"))
+            return Tokenizer(name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
+                             specialTokens: builder.specialTokens, pipeline: pipeline)
+        }
+
+        /// `merges`: `"a b"` strings or `["a", "b"]` pairs; rank = position.
+        private func merges(_ value: JSON?, _ vocabulary: Vocabulary, byteLevel: Bool) throws -> PairTable {
+            guard let value, case .array(let list) = value.value else { throw ModelFileError.missing(path: path, key: "model.merges") }
+            let document = value.document
+            let pairs = PairTable(capacity: list.count)
+            var text: [UInt8] = [], merged: [UInt8] = []
+            for (rank, merge) in list.enumerated() {
+                text.removeAll(keepingCapacity: true)
+                var split: Int
+                switch merge {
+                case .string(let s):
+                    document.appendBytes(of: s, to: &text)
+                    guard let space = text.firstIndex(of: 0x20) else {
+                        throw ModelFileError.malformed(path: path, reason: "merge \(rank + 1) \(String(decoding: text, as: UTF8.self).debugDescription) is not two tokens separated by a space")
+                    }
+                    text.remove(at: space)
+                    split = space
+                case .array(let pair) where pair.count == 2:
+                    guard case .string(let a) = pair[0], case .string(let b) = pair[1] else { fallthrough }
+                    document.appendBytes(of: a, to: &text)
+                    split = text.count
+                    document.appendBytes(of: b, to: &text)
+                default:
+                    throw ModelFileError.malformed(path: path, reason: "merge \(rank + 1) is neither \"a b\" nor [\"a\", \"b\"]")
+                }
+                if byteLevel {
+                    merged.removeAll(keepingCapacity: true)
+                    let ok = text.withUnsafeBytes { raw in
+                        ByteLevelAlphabet.decode(UnsafeRawBufferPointer(rebasing: raw[..<split]), into: &merged)
+                    }
+                    let leftCount = merged.count
+                    guard ok, text.withUnsafeBytes({ ByteLevelAlphabet.decode(UnsafeRawBufferPointer(rebasing: $0[split...]), into: &merged) }) else { continue }
+                    split = leftCount
+                    swap(&text, &merged)
+                }
+                text.withUnsafeBufferPointer { GGUFFile.insertMerge($0, split: split, rank: UInt32(rank), vocabulary, pairs) }
+            }
+            return pairs
+        }
+
+        private func normalizer(_ n: JSON) throws -> Normalizer {
+            let type = n["type"]?.string ?? "?"
+            switch type {
+            case "NFC": return .nfc
+            case "NFD": return .nfd
+            case "NFKC": return .nfkc
+            case "NFKD": return .nfkd
+            case "Lowercase": return .lowercase
+            case "Strip": return .strip(left: n["strip_left"]?.bool ?? true, right: n["strip_right"]?.bool ?? true)
+            case "Prepend": return .prepend(Array((n["prepend"]?.string ?? "").utf8))
+            case "Replace":
+                guard let literal = n["pattern"]?["String"]?.string else {
+                    throw unsupported("the Replace normalizer with a regex pattern", Normalizer.supportedNames)
+                }
+                return .replace(pattern: Array(literal.utf8), content: Array((n["content"]?.string ?? "").utf8))
+            case "Sequence":
+                return .sequence(try (n["normalizers"]?.array ?? []).map(normalizer))
+            default:
+                throw unsupported("the \(type) normalizer", Normalizer.supportedNames)
+            }
+        }
+
+        /// What the pre-tokenizer section amounts to.
+        struct PreTokenizerParts {
+            var steps: [SplitStep] = []
+            /// Text rewrites that HF does inside the pre-tokenizer but that act on
+            /// the whole text when they come first (prefix space, `▁` for spaces).
+            var normalizers: [Normalizer] = []
+            var byteLevel = false
+        }
+
+        private func preTokenizer(_ p: JSON, into parts: inout PreTokenizerParts) throws {
+            let type = p["type"]?.string ?? "?"
+            let first = parts.steps.isEmpty
+            switch type {
+            case "Sequence":
+                for inner in p["pretokenizers"]?.array ?? [] { try preTokenizer(inner, into: &parts) }
+            case "Split":
+                let regex: String
+                if let r = p["pattern"]?["Regex"]?.string { regex = r }
+                else if let s = p["pattern"]?["String"]?.string { regex = NSRegularExpression.escapedPattern(for: s) }
+                else { throw ModelFileError.missing(path: path, key: "pre_tokenizer Split pattern") }
+                let behaviorName = p["behavior"]?.string ?? "Isolated"
+                guard let behavior = SplitBehavior(rawValue: behaviorName) else {
+                    throw unsupported("the Split behaviour \(behaviorName)", SplitBehavior.allCases.map(\.rawValue))
+                }
+                parts.steps.append(try SplitStep.split(pattern: regex, behavior: behavior, invert: p["invert"]?.bool ?? false))
+            case "ByteLevel":
+                parts.byteLevel = true
+                if p["add_prefix_space"]?.bool ?? true {
+                    guard first else { throw unsupported("ByteLevel with add_prefix_space after another pre-tokenizer", ["ByteLevel add_prefix_space as the first pre-tokenizer"]) }
+                    parts.normalizers.append(.prefixSpace)
+                }
+                if p["use_regex"]?.bool ?? true { parts.steps.append(.scanner(.gpt2)) }
+            case "Digits":
+                parts.steps.append(.characters(.number, p["individual_digits"]?.bool ?? false ? .isolated : .contiguous))
+            case "Punctuation":
+                let behaviorName = p["behavior"]?.string ?? "Isolated"
+                guard let behavior = SplitBehavior(rawValue: behaviorName) else {
+                    throw unsupported("the Punctuation behaviour \(behaviorName)", SplitBehavior.allCases.map(\.rawValue))
+                }
+                parts.steps.append(.characters(.punctuation, behavior))
+            case "Metaspace":
+                guard first else { throw unsupported("Metaspace after another pre-tokenizer", ["Metaspace as the first pre-tokenizer"]) }
+                let replacement = Array((p["replacement"]?.string ?? "\u{2581}").utf8)
+                let scheme = p["prepend_scheme"]?.string ?? ((p["add_prefix_space"]?.bool ?? true) ? "always" : "never")
+                parts.normalizers.append(.replace(pattern: [0x20], content: replacement))
+                if scheme != "never" { parts.normalizers.append(.prepend(replacement)) }
+                if p["split"]?.bool ?? true {
+                    let escaped = NSRegularExpression.escapedPattern(for: String(decoding: replacement, as: UTF8.self))
+                    parts.steps.append(try SplitStep.split(pattern: escaped, behavior: .mergedWithNext))
+                }
+            case "Whitespace":
+                parts.steps.append(try SplitStep.split(pattern: #"\w+|[^\w\s]+"#, behavior: .removed, invert: true))
+            case "WhitespaceSplit":
+                parts.steps.append(try SplitStep.split(pattern: #"\s+"#, behavior: .removed))
+            default:
+                throw unsupported("the \(type) pre-tokenizer", HuggingFaceTokenizerFile.supportedPreTokenizers)
+            }
+        }
+
+        private func unsupported(_ component: String, _ supported: [String]) -> ModelFileError {
+            .unsupportedComponent(path: path, component: component, supported: supported)
+        }
+    }
+}
+
+extension Normalizer {
+    /// Whether the normalizer puts SentencePiece's `▁` before the text.
+    var prependsMetaSpace: Bool {
+        switch self {
+        case .prepend(let p): return p == GGUFFile.metaSpace
+        case .sequence(let steps): return steps.contains(where: \.prependsMetaSpace)
+        default: return false
+        }
+    }
+
+    /// Whether the normalizer writes spaces as SentencePiece's `▁`.
+    var escapesSpaces: Bool {
+        switch self {
+        case let .replace(pattern, content): return pattern == [0x20] && content == GGUFFile.metaSpace
+        case .sequence(let steps): return steps.contains(where: \.escapesSpaces)
+        default: return false
+        }
+    }
+}

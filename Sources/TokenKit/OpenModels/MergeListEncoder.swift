@@ -1,0 +1,311 @@
+/// Byte-pair encoding by merge list, as Hugging Face `tokenizers` and llama.cpp
+/// do it: a piece starts as one symbol per byte (byte-level vocabularies) or per
+/// character, and the adjacent pair that comes first in the merge list is merged,
+/// leftmost first, until no adjacent pair is in the list.
+///
+/// This is not tiktoken's rule (`BytePairEncoder`), which merges whichever pair
+/// concatenates to the lowest-ranked token: with a merge list, a pair merges
+/// only if that exact pair is listed, even when the concatenation is a token.
+struct MergeListEncoder: Sendable {
+    /// Whole tokens by their bytes (for `ignoreMerges` and character symbols).
+    let vocabulary: Vocabulary
+    let pairs: PairTable
+    /// Symbols are bytes (byte-level BPE) or UTF-8 characters.
+    let byteLevel: Bool
+    /// A piece that is a token is that token, merges or not (Llama 3's `ignore_merges`).
+    let ignoreMerges: Bool
+    /// The id of each single byte: the byte's token in a byte-level vocabulary,
+    /// or its `<0xNN>` token for byte fallback; `.max` if there is none.
+    let byteIDs: [UInt32]
+    /// For characters without a token and without byte fallback (`.max`: drop them).
+    let unknownID: UInt32
+    /// Consecutive unknown characters become one unknown token.
+    let fuseUnknown: Bool
+    /// In character mode, unknown characters become their bytes' `<0xNN>` tokens.
+    let byteFallback: Bool
+    /// Bit `id`: merging the token's own bytes gives back the token, so a piece
+    /// equal to it needs no merging. (With `ignoreMerges` every token is taken whole.)
+    private var selfMerging: [UInt64] = []
+
+    init(vocabulary: Vocabulary, pairs: PairTable, byteLevel: Bool, ignoreMerges: Bool, byteIDs: [UInt32],
+         unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool) {
+        self.vocabulary = vocabulary
+        self.pairs = pairs
+        self.byteLevel = byteLevel
+        self.ignoreMerges = ignoreMerges
+        self.byteIDs = byteIDs
+        self.unknownID = unknownID
+        self.fuseUnknown = fuseUnknown
+        self.byteFallback = byteFallback
+        if !ignoreMerges { selfMerging = findSelfMergingTokens() }
+    }
+
+    private func findSelfMergingTokens() -> [UInt64] {
+        var bits = [UInt64](repeating: 0, count: (vocabulary.idCount + 63) / 64)
+        var sink = SingleTokenSink()
+        for id in 0..<vocabulary.idCount {
+            guard let bytes = vocabulary.bytes(of: id), let base = bytes.baseAddress else { continue }
+            sink.reset()
+            merge(base, 0, bytes.count, into: &sink)
+            if sink.only == UInt32(id) { bits[id >> 6] |= 1 << UInt64(id & 63) }
+        }
+        return bits
+    }
+
+    @inline(__always)
+    private func isSelfMerging(_ id: UInt32) -> Bool {
+        selfMerging[Int(id >> 6)] & (1 << UInt64(id & 63)) != 0
+    }
+
+    /// Pieces with more symbols than this merge through a heap instead of a scan.
+    static let scanLimit = 64
+
+    /// Encodes `base[start..<end]`, one pre-tokenized piece, into `sink`.
+    @inline(__always)
+    func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
+        let n = end &- start
+        guard n > 0 else { return }
+        if let id = vocabulary.id(of: base + start, count: n), ignoreMerges || n == 1 || isSelfMerging(id) {
+            sink.token(id, start: start, end: end)
+            return
+        }
+        merge(base, start, end, into: &sink)
+    }
+
+    /// Merges a piece from its first symbols.
+    private func merge<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
+        let n = end &- start
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * n + 1) { scratch in
+            let ids = scratch.baseAddress!
+            let starts = ids + n          // n + 1 entries: symbol i covers starts[i]..<starts[i + 1]
+            let m = makeSymbols(base + start, n, ids, starts)
+            let parts = m <= Self.scanLimit ? mergeByScan(ids, starts, m) : mergeByHeap(ids, starts, m)
+            for i in 0..<parts where ids[i] != .max {
+                sink.token(ids[i], start: start &+ Int(starts[i]), end: start &+ Int(starts[i &+ 1]))
+            }
+        }
+    }
+
+    /// Splits a piece into its first symbols; returns how many.
+    @inline(__always)
+    private func makeSymbols(_ p: UnsafePointer<UInt8>, _ n: Int, _ ids: UnsafeMutablePointer<UInt32>, _ starts: UnsafeMutablePointer<UInt32>) -> Int {
+        if byteLevel {
+            for i in 0..<n {
+                ids[i] = byteIDs[Int(p[i])]
+                starts[i] = UInt32(i)
+            }
+            starts[n] = UInt32(n)
+            return n
+        }
+        var m = 0
+        var i = 0
+        while i < n {
+            let length = min(Self.utf8Length(p[i]), n &- i)
+            if let id = vocabulary.id(of: p + i, count: length) {
+                ids[m] = id; starts[m] = UInt32(i); m &+= 1
+            } else if byteFallback && (0..<length).allSatisfy({ byteIDs[Int(p[i &+ $0])] != .max }) {
+                for k in 0..<length {
+                    ids[m] = byteIDs[Int(p[i &+ k])]; starts[m] = UInt32(i &+ k); m &+= 1
+                }
+            } else if unknownID != .max {
+                if !(fuseUnknown && m > 0 && ids[m &- 1] == unknownID) {
+                    ids[m] = unknownID; starts[m] = UInt32(i); m &+= 1
+                }
+            } else {
+                ids[m] = .max; starts[m] = UInt32(i); m &+= 1
+            }
+            i &+= length
+        }
+        starts[m] = UInt32(n)
+        return m
+    }
+
+    /// The byte length of a UTF-8 sequence from its lead byte (1 for stray bytes).
+    @inline(__always)
+    static func utf8Length(_ lead: UInt8) -> Int {
+        if lead < 0xC0 { return 1 }
+        if lead < 0xE0 { return 2 }
+        if lead < 0xF0 { return 3 }
+        return 4
+    }
+
+    /// The merge of two adjacent symbols, packed `rank << 32 | merged id`, or `.max`.
+    @inline(__always)
+    private func merge(_ a: UInt32, _ b: UInt32) -> UInt64 {
+        a == .max || b == .max ? .max : pairs.lookup(a, b)
+    }
+
+    /// Few symbols: find the best pair by scanning, merge, repeat.
+    private func mergeByScan(_ ids: UnsafeMutablePointer<UInt32>, _ starts: UnsafeMutablePointer<UInt32>, _ count: Int) -> Int {
+        var m = count
+        guard m > 1 else { return m }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: m) { buffer in
+            let merges = buffer.baseAddress!      // merges[i]: symbols i and i + 1
+            for i in 0..<(m &- 1) { merges[i] = merge(ids[i], ids[i &+ 1]) }
+            merges[m &- 1] = .max
+            while m > 1 {
+                var best = UInt64.max, at = 0
+                for i in 0..<(m &- 1) where merges[i] < best { best = merges[i]; at = i }
+                if best == .max { break }
+                ids[at] = UInt32(truncatingIfNeeded: best)
+                for i in (at &+ 1)..<m { starts[i] = starts[i &+ 1] }
+                for i in (at &+ 1)..<m where i &+ 1 < m {
+                    ids[i] = ids[i &+ 1]
+                    merges[i] = merges[i &+ 1]
+                }
+                m &-= 1
+                merges[at] = at &+ 1 < m ? merge(ids[at], ids[at &+ 1]) : .max
+                if at > 0 { merges[at &- 1] = merge(ids[at &- 1], ids[at]) }
+                merges[m &- 1] = .max
+            }
+            return m
+        }
+    }
+
+    /// Many symbols (a long run without a split): a heap of candidate merges over
+    /// a linked list, the same order as the scan in O(n log n).
+    private func mergeByHeap(_ ids: UnsafeMutablePointer<UInt32>, _ starts: UnsafeMutablePointer<UInt32>, _ m: Int) -> Int {
+        var next = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i + 1) }; c = m }
+        var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i - 1) }; c = m }
+        var pending = [UInt64](repeating: .max, count: m)    // merge of symbol i with its successor
+        var heap = MergeHeap()
+        @inline(__always) func candidate(_ i: Int) -> UInt64 {
+            let j = Int(next[i])
+            return j < m ? merge(ids[i], ids[j]) : .max
+        }
+        for i in 0..<(m - 1) {
+            pending[i] = candidate(i)
+            if pending[i] != .max { heap.push(rank: UInt32(pending[i] >> 32), position: i) }
+        }
+        while let (rank, i) = heap.pop() {
+            guard previous[i] != -2, pending[i] != .max, UInt32(pending[i] >> 32) == rank else { continue }
+            let j = Int(next[i])
+            ids[i] = UInt32(truncatingIfNeeded: pending[i])
+            let k = Int(next[j])
+            next[i] = Int32(k)
+            if k < m { previous[k] = Int32(i) }
+            previous[j] = -2
+            pending[j] = .max
+            pending[i] = candidate(i)
+            if pending[i] != .max { heap.push(rank: UInt32(pending[i] >> 32), position: i) }
+            let h = Int(previous[i])
+            if h >= 0 {
+                pending[h] = candidate(h)
+                if pending[h] != .max { heap.push(rank: UInt32(pending[h] >> 32), position: h) }
+            }
+        }
+        // Compact the live symbols to the front, keeping each one's start.
+        var parts = 0
+        var i = 0
+        let end = starts[m]
+        while i < m {
+            ids[parts] = ids[i]
+            starts[parts] = starts[i]
+            parts += 1
+            i = Int(next[i])
+        }
+        starts[parts] = end
+        return parts
+    }
+}
+
+/// Notes whether a piece came out as exactly one token.
+private struct SingleTokenSink: TokenSink {
+    var only: UInt32? = nil
+    var count = 0
+    mutating func reset() { only = nil; count = 0 }
+    mutating func token(_ id: UInt32, start: Int, end: Int) {
+        count += 1
+        only = count == 1 ? id : nil
+    }
+}
+
+/// A min-heap of `(rank, position)` packed in one `UInt64`: lowest rank first,
+/// leftmost on ties.
+struct MergeHeap {
+    private var keys: [UInt64] = []
+
+    mutating func push(rank: UInt32, position: Int) {
+        keys.append(UInt64(rank) << 32 | UInt64(position))
+        var i = keys.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard keys[parent] > keys[i] else { break }
+            keys.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> (UInt32, Int)? {
+        guard let top = keys.first else { return nil }
+        let last = keys.removeLast()
+        if !keys.isEmpty {
+            keys[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var smallest = i
+                if l < keys.count && keys[l] < keys[smallest] { smallest = l }
+                if r < keys.count && keys[r] < keys[smallest] { smallest = r }
+                if smallest == i { break }
+                keys.swapAt(i, smallest)
+                i = smallest
+            }
+        }
+        return (UInt32(top >> 32), Int(top & 0xFFFF_FFFF))
+    }
+}
+
+/// The merge list as a hash table: `(left id, right id)` → `rank << 32 | merged id`.
+final class PairTable: @unchecked Sendable {
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let values: UnsafeMutablePointer<UInt64>
+    private let mask: Int
+    /// How many merges the table holds.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        mask = size - 1
+        keys = .allocate(capacity: size)
+        keys.initialize(repeating: .max, count: size)
+        values = .allocate(capacity: size)
+        values.initialize(repeating: .max, count: size)
+    }
+
+    deinit {
+        keys.deallocate()
+        values.deallocate()
+    }
+
+    @inline(__always)
+    private func slot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 29) & mask
+    }
+
+    /// Adds a merge; a pair listed twice keeps its first (best) rank, as llama.cpp does.
+    func insert(_ a: UInt32, _ b: UInt32, rank: UInt32, merged: UInt32) {
+        let key = UInt64(a) << 32 | UInt64(b)
+        var s = slot(key)
+        while keys[s] != .max {
+            if keys[s] == key { return }
+            s = (s + 1) & mask
+        }
+        keys[s] = key
+        values[s] = UInt64(rank) << 32 | UInt64(merged)
+        count += 1
+    }
+
+    @inline(__always)
+    func lookup(_ a: UInt32, _ b: UInt32) -> UInt64 {
+        let key = UInt64(a) << 32 | UInt64(b)
+        var s = slot(key)
+        while true {
+            let k = keys[s]
+            if k == key { return values[s] }
+            if k == .max { return .max }
+            s = (s &+ 1) & mask
+        }
+    }
+}

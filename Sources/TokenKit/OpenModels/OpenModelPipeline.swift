@@ -1,0 +1,211 @@
+/// How a tokenizer read from a model file turns text into ids, in llama.cpp's
+/// and Hugging Face's order: added tokens are cut out first; each stretch of
+/// text between them is normalized, split by the pre-tokenizer steps in
+/// sequence, and each piece is encoded by the model.
+final class OpenModelPipeline: Sendable {
+    /// The algorithm that turns a piece into ids.
+    enum Model: Sendable {
+        /// Pair-rank BPE (Hugging Face `BPE`, GGUF `gpt2`).
+        case mergeList(MergeListEncoder)
+        /// Score-based SentencePiece BPE (GGUF `llama`).
+        case sentencePiece(SentencePieceEncoder)
+    }
+
+    let model: Model
+    let normalizer: Normalizer?
+    let steps: [SplitStep]
+    let addedTokens: AddedTokenMatcher
+    let decoder: TokenDecoder
+    /// Human-readable summary (`BPE, NFC, Split(qwen2 scanner) ...`).
+    let summary: String
+
+    init(model: Model, normalizer: Normalizer?, steps: [SplitStep], addedTokens: AddedTokenMatcher, decoder: TokenDecoder, summary: String) {
+        self.model = model
+        self.normalizer = normalizer
+        self.steps = steps
+        self.addedTokens = addedTokens
+        self.decoder = decoder
+        self.summary = summary
+    }
+
+    /// Encodes `bytes[from..<to]` into `sink`, token ranges in the caller's bytes.
+    func run<Sink: TokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, into sink: inout Sink) {
+        guard from < to, let base = bytes.baseAddress else { return }
+        var start = from
+        if !addedTokens.isEmpty {
+            while let m = addedTokens.firstMatch(base, from: start, to: to) {
+                encodeSegment(base, start, m.takenStart, into: &sink)
+                sink.token(m.id, start: m.start, end: m.end)
+                start = m.takenEnd
+            }
+        }
+        encodeSegment(base, start, to, into: &sink)
+    }
+
+    private func encodeSegment<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
+        guard from < to else { return }
+        if let normalizer, let text = normalizer.apply(base, from: from, to: to) {
+            guard !text.bytes.isEmpty else { return }
+            text.bytes.withUnsafeBufferPointer { normalized in
+                text.origins.withUnsafeBufferPointer { origins in
+                    withUnsafeMutablePointer(to: &sink) { inner in
+                        var mapped = OriginMappingSink(inner: inner, origins: origins.baseAddress!)
+                        encodePieces(normalized.baseAddress!, 0, normalized.count, into: &mapped)
+                    }
+                }
+            }
+        } else {
+            encodePieces(base, from, to, into: &sink)
+        }
+    }
+
+    /// Splits and encodes, with the model's encoder bound once for all pieces.
+    @inline(__always)
+    private func encodePieces<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
+        withUnsafeMutablePointer(to: &sink) { tokens in
+            switch model {
+            case .mergeList(let encoder):
+                var pieces = MergeListPieces(encoder: encoder, tokens: tokens)
+                split(0, p, from, to, into: &pieces)
+            case .sentencePiece(let encoder):
+                var pieces = SentencePiecePieces(encoder: encoder, tokens: tokens)
+                split(0, p, from, to, into: &pieces)
+            }
+        }
+    }
+
+    /// Runs step `k` on `p[from..<to]`; past the last step, hands over the piece.
+    private func split<Pieces: PieceSink>(_ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Pieces) {
+        guard k < steps.count else {
+            sink.piece(p, from, to)
+            return
+        }
+        switch steps[k] {
+        case .scanner(let kind):
+            switch kind {
+            case .gpt2: scan(R50kScanner.self, k, p, from, to, &sink)
+            case .llama3: scan(Llama3Scanner.self, k, p, from, to, &sink)
+            case .qwen2: scan(Qwen2Scanner.self, k, p, from, to, &sink)
+            case .cl100k: scan(Cl100kScanner.self, k, p, from, to, &sink)
+            case .o200k: scan(O200kScanner.self, k, p, from, to, &sink)
+            }
+        case let .characters(rule, behavior):
+            let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+            var folder = SpanFolder(behavior)
+            var i = from
+            var gapStart = from
+            while i < to {
+                let c = cursor.character(at: i)
+                if rule.matches(c) {
+                    if gapStart < i, let piece = folder.add(gapStart, i, isMatch: false) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+                    if let piece = folder.add(i, i + c.length, isMatch: true) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+                    gapStart = i + c.length
+                }
+                i += c.length
+            }
+            if gapStart < to, let piece = folder.add(gapStart, to, isMatch: false) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+            if let piece = folder.finish() { split(k + 1, p, piece.0, piece.1, into: &sink) }
+        case .digitTriples:
+            var i = from
+            var gapStart = from
+            @inline(__always) func isDigit(_ j: Int) -> Bool { j < to && p[j] >= 0x30 && p[j] <= 0x39 }
+            while i < to {
+                if isDigit(i) && isDigit(i + 1) && isDigit(i + 2) {
+                    if gapStart < i { split(k + 1, p, gapStart, i, into: &sink) }
+                    split(k + 1, p, i, i + 3, into: &sink)
+                    i += 3
+                    gapStart = i
+                } else {
+                    i += 1
+                }
+            }
+            if gapStart < to { split(k + 1, p, gapStart, to, into: &sink) }
+        case let .classRun(pattern, behavior, invert):
+            let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+            var folder = SpanFolder(behavior)
+            var i = from
+            while i < to, let (s, e) = pattern.firstMatch(cursor, from: i) {
+                if i < s, let piece = folder.add(i, s, isMatch: invert) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+                if let piece = folder.add(s, e, isMatch: !invert) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+                i = e
+            }
+            if i < to, let piece = folder.add(i, to, isMatch: invert) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+            if let piece = folder.finish() { split(k + 1, p, piece.0, piece.1, into: &sink) }
+        case let .regex(splitter, behavior, invert):
+            let spans = splitter.spans(p, from: from, to: to, invert: invert)
+            for (a, b) in behavior.pieces(spans) { split(k + 1, p, a, b, into: &sink) }
+        }
+    }
+
+    @inline(__always)
+    private func scan<S: PieceScanner, Pieces: PieceSink>(_ scanner: S.Type, _ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ sink: inout Pieces) {
+        let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+        var i = from
+        while i < to {
+            let e = S.pieceEnd(cursor, from: i)
+            split(k + 1, p, i, e, into: &sink)
+            i = e
+        }
+    }
+
+    /// The pieces the pre-tokenizer steps cut `text` into, after normalization
+    /// and without added tokens (what the scanners are fuzzed on).
+    func pieces(of text: String) -> [String] {
+        var recorder = PieceRecorder()
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let data = normalizer?.apply(base, from: 0, to: bytes.count)?.bytes ?? Array(bytes)
+            data.withUnsafeBufferPointer { b in
+                guard let p = b.baseAddress else { return }
+                split(0, p, 0, b.count, into: &recorder)
+            }
+        }
+        return recorder.pieces
+    }
+}
+
+/// Receives the pieces of the last pre-tokenizer step.
+protocol PieceSink {
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int)
+}
+
+/// Encodes each piece with merge-list BPE into a token sink.
+private struct MergeListPieces<Tokens: TokenSink>: PieceSink {
+    let encoder: MergeListEncoder
+    let tokens: UnsafeMutablePointer<Tokens>
+
+    @inline(__always)
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+        encoder.encode(p, from, to, into: &tokens.pointee)
+    }
+}
+
+/// Encodes each piece with SentencePiece into a token sink.
+private struct SentencePiecePieces<Tokens: TokenSink>: PieceSink {
+    let encoder: SentencePieceEncoder
+    let tokens: UnsafeMutablePointer<Tokens>
+
+    @inline(__always)
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+        encoder.encode(p, from, to, into: &tokens.pointee)
+    }
+}
+
+private struct PieceRecorder: PieceSink {
+    var pieces: [String] = []
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+        pieces.append(String(decoding: UnsafeBufferPointer(start: p + from, count: to - from), as: UTF8.self))
+    }
+}
+
+/// Moves token ranges from normalized text back to the caller's bytes.
+struct OriginMappingSink<Inner: TokenSink>: TokenSink {
+    let inner: UnsafeMutablePointer<Inner>
+    let origins: UnsafePointer<Int32>
+
+    @inline(__always)
+    mutating func token(_ id: UInt32, start: Int, end: Int) {
+        inner.pointee.token(id, start: Int(origins[start]), end: Int(origins[end]))
+    }
+}

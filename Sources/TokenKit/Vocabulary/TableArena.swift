@@ -1,0 +1,95 @@
+import Foundation
+
+/// One block of memory holding several flat tables back to back, each at an
+/// 8-byte-aligned offset.
+///
+/// The block is also the tables' binary form: `VocabularyCache` writes it to
+/// disk as is and reads it back into a fresh block, so loading a prepared
+/// vocabulary is one read instead of parsing and rebuilding every table.
+final class TableArena: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let size: Int
+    /// The mapped file this arena is a slice of, if it was loaded; nil when it owns its memory.
+    private let mapping: FileMapping?
+
+    /// A zero-filled block (zero is "empty" in every table that uses the arena).
+    init(size: Int) {
+        self.size = size
+        base = .allocate(byteCount: max(size, 16), alignment: 16)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: max(size, 16))
+        mapping = nil
+    }
+
+    /// `size` bytes at `offset` (a multiple of 8) in a read-only file mapping.
+    init(mapping: FileMapping, offset: Int, size: Int) {
+        precondition(offset % 8 == 0 && offset + size <= mapping.size)
+        self.mapping = mapping
+        self.size = size
+        base = mapping.base + offset
+    }
+
+    deinit { if mapping == nil { base.deallocate() } }
+
+    /// The typed table that starts `offset` bytes into the block.
+    @inline(__always)
+    func table<T>(_: T.Type, at offset: Int) -> UnsafeMutablePointer<T> {
+        (base + offset).assumingMemoryBound(to: T.self)
+    }
+
+    /// Checksum of the whole block, recorded next to its binary form: four
+    /// independent lanes of eight bytes, so it runs at memory speed.
+    func checksum() -> UInt64 {
+        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, UInt64(size))
+        var i = 0
+        while i + 32 <= size {
+            lanes.0 = ((lanes.0 << 5 | lanes.0 >> 59) ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
+            lanes.1 = ((lanes.1 << 5 | lanes.1 >> 59) ^ base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)) &* k
+            lanes.2 = ((lanes.2 << 5 | lanes.2 >> 59) ^ base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)) &* k
+            lanes.3 = ((lanes.3 << 5 | lanes.3 >> 59) ^ base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) &* k
+            i += 32
+        }
+        var tail = Vocabulary.hash(UnsafePointer(base.assumingMemoryBound(to: UInt8.self)) + i, size - i)
+        for lane in [lanes.0, lanes.1, lanes.2, lanes.3] { tail = ((tail << 5 | tail >> 59) ^ lane) &* k }
+        return tail ^ (tail >> 31)
+    }
+}
+
+/// A whole file mapped read-only (and read ahead in one go), unmapped when the
+/// last arena slicing it goes away. The cache files it maps are replaced by
+/// rename, never rewritten in place, so a mapping stays valid.
+final class FileMapping: @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let size: Int
+
+    init?(path: String) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
+        size = Int(info.st_size)
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        guard let p = mmap(nil, size, PROT_READ, flags, fd, 0), p != MAP_FAILED else { return nil }
+        base = p
+    }
+
+    deinit { munmap(base, size) }
+}
+
+/// Computes where each table of an arena starts, from the tables' sizes alone,
+/// so that building and loading agree on the layout without storing it.
+struct ArenaLayout {
+    private(set) var size = 0
+
+    /// Reserves `count` values of `T` and returns their offset.
+    mutating func reserve<T>(_: T.Type, _ count: Int) -> Int {
+        let offset = (size + 7) & ~7
+        size = offset + MemoryLayout<T>.stride * count
+        return offset
+    }
+}

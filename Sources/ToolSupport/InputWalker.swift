@@ -1,0 +1,101 @@
+import Foundation
+
+/// One thing to read: standard input or a file.
+public struct InputItem: Equatable, Sendable {
+    public enum Source: Equatable, Sendable {
+        case standardInput
+        case file(String)
+    }
+
+    public let source: Source
+    /// How the item is shown to the user: its path as found, or `-`.
+    public let display: String
+    /// Named on the command line (a binary file named directly is refused;
+    /// one found in a folder is skipped).
+    public let namedDirectly: Bool
+    /// The size when known in advance (regular files), for progress.
+    public let size: Int?
+}
+
+/// A path that could not be used, with the reason in the user's words.
+public struct InputProblem: Equatable, Sendable {
+    public let path: String
+    public let reason: String
+}
+
+/// Turns command-line paths into the list of files to read: folders are walked
+/// recursively in name order, skipping `.git` and, inside a git work tree,
+/// what `.gitignore` ignores. Symbolic links to folders are not followed
+/// (a link cycle would never end); links to files are read.
+public enum InputWalker {
+    public static func expand(_ arguments: [String], respectGitIgnore: Bool = true) -> (items: [InputItem], problems: [InputProblem]) {
+        var items: [InputItem] = []
+        var problems: [InputProblem] = []
+        for argument in arguments {
+            if argument == "-" {
+                items.append(InputItem(source: .standardInput, display: "-", namedDirectly: true, size: nil))
+                continue
+            }
+            switch kind(of: argument) {
+            case .missing(let reason):
+                problems.append(InputProblem(path: argument, reason: reason))
+            case .directory:
+                let ignore = respectGitIgnore ? GitIgnore(containing: argument) : nil
+                walk(argument, ignore: ignore, into: &items, problems: &problems)
+            case .file(let size):
+                items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: size))
+            case .other:
+                // A FIFO or a device (`<(cmd)`, /dev/stdin): read it as a stream.
+                items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: nil))
+            }
+        }
+        return (items, problems)
+    }
+
+    enum Kind { case missing(String), directory, file(Int), other }
+
+    static func kind(of path: String, followLinks: Bool = true) -> Kind {
+        var st = stat()
+        let rc = followLinks ? stat(path, &st) : lstat(path, &st)
+        guard rc == 0 else { return .missing(String(cString: strerror(errno))) }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file(Int(st.st_size))
+        default: return .other
+        }
+    }
+
+    private static func walk(_ directory: String, ignore: GitIgnore?, into items: inout [InputItem], problems: inout [InputProblem]) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(reason(of: error))"))
+            return
+        }
+        for name in names where name != ".git" {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if case .directory = kind(of: path, followLinks: false) {
+                if ignore?.isIgnored(path, isDirectory: true) == true { continue }
+                walk(path, ignore: ignore, into: &items, problems: &problems)
+                continue
+            }
+            if ignore?.isIgnored(path, isDirectory: false) == true { continue }
+            switch kind(of: path) {
+            case .file(let size):
+                items.append(InputItem(source: .file(path), display: path, namedDirectly: false, size: size))
+            case .missing(let why):
+                problems.append(InputProblem(path: path, reason: why))  // a dangling link
+            case .directory, .other:
+                continue  // links to folders, sockets, devices: not text to count
+            }
+        }
+    }
+
+    static func reason(of error: Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,139 @@
+import ContextKit
+import Foundation
+import ToolSupport
+
+/// `ctxkit density`: characters and bytes per token, token tax and window
+/// capacity per language and tokenizer, on a parallel corpus.
+enum DensityCommand {
+    static let spec = CommandSpec(
+        name: "ctxkit density",
+        version: ToolVersion.string,
+        usage: ["[--corpus DIR] [-e LIST] [OPTIONS]"],
+        summary: "Measures how densely each tokenizer packs each language of a parallel corpus: characters per token, bytes per token, tokens relative to the reference language (the \"token tax\": the same content costs that many times the window) and how many characters fit in the window. With the UDHR texts at hand, the same figures on the Universal Declaration of Human Rights are shown beside them as a cross-check.",
+        options: [
+            OptionSpec(nil, "corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: corpora/prose; a folder holding prose/ works too)."),
+            OptionSpec("e", "encoding", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when ../shared/data/gguf holds their vocabularies) and apple-on-device."),
+            OptionSpec(nil, "udhr", value: "DIR", help: "UDHR texts for the cross-check (default: ../shared/data/udhr when it exists)."),
+            OptionSpec(nil, "no-udhr", help: "Skip the UDHR cross-check."),
+            OptionSpec(nil, "reference", value: "TAG", help: "The language the token tax is relative to (default: en)."),
+            OptionSpec(nil, "window", value: "N", help: "Window for the characters-that-fit column (default: 4,096)."),
+            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
+            OptionSpec(nil, "csv", help: "Print CSV (one line per tokenizer and language) instead of tables."),
+        ],
+        epilog: """
+        Characters are Unicode scalars of the text as it is (the corpus is NFC; the UDHR
+        texts are NFC-normalised, trimmed and stripped of blank lines first). Columns
+        marked (est.) are estimates for a model whose tokenizer is not public.
+
+        Exit status: 0 done, 1 a file could not be read, 2 usage error.
+        """
+    )
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let terminal = Terminal()
+        do {
+            let args = try spec.parse(arguments)
+            if args.has("help") { Output.out(spec.helpText()); return ExitCode.ok.rawValue }
+            if args.has("version") { Output.out("ctxkit \(ToolVersion.string) (ContextKit)\n"); return ExitCode.ok.rawValue }
+            if !args.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(args.positionals[0])'; the corpus is given with --corpus DIR") }
+            let catalog: ProfileCatalog
+            do {
+                catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
+            } catch let error as ProfileError {
+                throw UsageError(tool: spec.name, "--profiles: \(error)")
+            }
+            let items = args.values("encoding").flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+            let tokenizers = try items.isEmpty ? defaultTokenizers(catalog: catalog) : items.map { try tokenizer($0, catalog: catalog) }
+            let window = try args.integer("window", minimum: 1) ?? 4096
+            let corpusDirectory = corpusPath(args.value("corpus"))
+            let corpus = try LanguageSample.loadCorpus(directory: URL(fileURLWithPath: corpusDirectory), sourcePrefix: corpusDirectory)
+            var udhr: [String: LanguageSample] = [:]
+            if !args.has("no-udhr") {
+                let explicit = args.value("udhr")
+                let directory = explicit ?? "../shared/data/udhr"
+                if explicit != nil || FileManager.default.fileExists(atPath: directory) {
+                    udhr = try UDHRTexts.load(directory: URL(fileURLWithPath: directory), for: corpus, sourcePrefix: directory)
+                }
+            }
+            let reference = args.value("reference") ?? "en"
+            let bar = ProgressBar(total: Density.workload(corpus: corpus, crossCheck: udhr, tokenizers: tokenizers.count),
+                                  enabled: terminal.stderrIsTerminal, columns: terminal.stderrColumns)
+            var reported = 0
+            let density = try Density.measure(corpus: corpus, crossCheck: udhr, tokenizers: tokenizers, referenceTag: reference, window: window) { done in
+                bar.advance(done - reported)
+                reported = done
+            }
+            bar.finish()
+            Output.out(args.has("csv") ? ReportWriter.densityCSV(density) : render(density, udhr: !udhr.isEmpty))
+            return ExitCode.ok.rawValue
+        } catch let error as UsageError {
+            Output.err(error.description + "\n")
+            return ExitCode.usage.rawValue
+        } catch let error as MeasurementError {
+            Output.err("ctxkit density: \(error)\n")
+            return ExitCode.inputFailed.rawValue
+        } catch {
+            Output.err("ctxkit density: \(error)\n")
+            return ExitCode.inputFailed.rawValue
+        }
+    }
+
+    /// The report's set; the open models only where their vocabularies are at hand.
+    static func defaultTokenizers(catalog: ProfileCatalog) throws -> [MeasuredTokenizer] {
+        let gguf = URL(fileURLWithPath: "../shared/data/gguf")
+        let present = ReportWriter.openModels.allSatisfy { FileManager.default.fileExists(atPath: gguf.appendingPathComponent($0.1).path) }
+        return try ReportWriter.standardTokenizers(catalog: catalog, gguf: present ? gguf : nil)
+    }
+
+    /// `corpora` (holding `prose/`) or the prose folder itself.
+    static func corpusPath(_ given: String?) -> String {
+        let path = given ?? "corpora/prose"
+        var isDirectory: ObjCBool = false
+        let prose = (path as NSString).appendingPathComponent("prose")
+        if FileManager.default.fileExists(atPath: prose, isDirectory: &isDirectory), isDirectory.boolValue { return prose }
+        return path
+    }
+
+    /// One `-e` item: an encoding (with or without `_base`), a profile, or LABEL=FILE.
+    static func tokenizer(_ item: String, catalog: ProfileCatalog) throws -> MeasuredTokenizer {
+        func usage(_ message: String) -> UsageError { UsageError(tool: spec.name, "-e/--encoding: \(message)") }
+        do {
+            for name in [item, item + "_base"] where OpenAIEncoding(name: name) != nil {
+                let label = item.hasSuffix("_base") ? String(item.dropLast(5)) : item
+                return MeasuredTokenizer(label: label, tokenizer: try Tokenizer.named(name))
+            }
+            if let profile = catalog.profiles.first(where: { $0.name.lowercased() == item.lowercased() }) {
+                return try MeasuredTokenizer(profile: profile)
+            }
+            let (label, path) = item.firstIndex(of: "=").map { (String(item[..<$0]), String(item[item.index(after: $0)...])) }
+                ?? (((item as NSString).lastPathComponent as NSString).deletingPathExtension, item)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw usage("'\(item)' is not an encoding (\(OpenAIEncoding.knownNames.joined(separator: ", "))), a profile (\(catalog.profiles.map(\.name).joined(separator: ", "))) or an existing file")
+            }
+            return MeasuredTokenizer(label: label, tokenizer: try Tokenizer.load(contentsOf: URL(fileURLWithPath: path)))
+        } catch let error as TokenKitError {
+            throw usage("\(item): \(error)")
+        }
+    }
+
+    static func render(_ density: Density, udhr: Bool) -> String {
+        let window = NumberFormat.grouped(density.window)
+        var out = ""
+        for label in density.tokenizers {
+            var header = ["language", "tag", "chars", "tokens", "chars/token", "bytes/token", "token tax", "chars in \(window)"]
+            if udhr { header += ["UDHR chars/token", "UDHR tax"] }
+            let rows = density.rows(tokenizer: label).map { row -> [String] in
+                let m = row.corpus
+                var cells = [row.language, row.tag, NumberFormat.grouped(m.characters), NumberFormat.grouped(m.tokens),
+                             NumberFormat.decimal(m.charactersPerToken), NumberFormat.decimal(m.bytesPerToken),
+                             NumberFormat.decimal(row.corpusTax), NumberFormat.grouped(m.charactersFitting(window: density.window))]
+                if udhr { cells += [row.udhr.map { NumberFormat.decimal($0.charactersPerToken) } ?? "-", row.udhrTax.map { NumberFormat.decimal($0) } ?? "-"] }
+                return cells
+            }
+            out += (out.isEmpty ? "" : "\n") + label + "\n"
+            out += Table(header: header, alignRight: [false, false] + Array(repeating: true, count: header.count - 2)).render(rows)
+        }
+        out += "\ntoken tax: tokens relative to \(density.referenceTag) for the same content; characters are Unicode scalars.\n"
+        return out
+    }
+}

@@ -1,0 +1,450 @@
+import ContextKit
+import Foundation
+import ToolSupport
+
+/// `ctxkit plan`: how a text is cut to fit a model, and what summarising it
+/// will cost — before any summarising code is written.
+enum PlanCommand {
+    static let spec = CommandSpec(
+        name: "ctxkit plan",
+        version: ToolVersion.string,
+        usage: ["FILE|- [-m PROFILE] [--instructions TEXT|FILE] [--schema FILE] [--reserve N] [--overlap N] [OPTIONS]"],
+        summary: "Shows where a model's window goes (overhead, instructions, output schema, answer reserve), cuts the text into chunks that each fit one request — at the most meaningful places (Markdown sections, paragraphs, lines, sentences, words, never inside a character) that keep the number of chunks minimal, every chunk counted exactly as it will be sent — and plans the map-reduce calls that summarise it: map calls, reduce levels, tokens sent and an estimated time.",
+        options: [
+            OptionSpec("m", "model", value: "PROFILE", help: "Model profile: window, tokenizer and overheads (default: the catalog's default). Profiles whose tokenizer is not public (apple-on-device) give estimates, marked ≈."),
+            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
+            OptionSpec("i", "instructions", value: "TEXT|FILE", help: "The instructions sent with every call: a file if one exists at that path, else the text itself."),
+            OptionSpec(nil, "schema", value: "FILE", help: "Output schema (JSON Schema, Apple GenerationSchema JSON, response_format, or a Swift @Generable file), priced as schema-cost prices it; it also sets the expected summary size."),
+            OptionSpec(nil, "runtime", value: "KIND", choices: SchemaRuntime.allCases.map(\.rawValue), help: "How the schema reaches the model: apple, openai, grammar or json (default: from the profile)."),
+            OptionSpec("r", "reserve", value: "N", help: "Tokens kept free for the answer (default: the profile's, else 512 but at most a quarter of the window)."),
+            OptionSpec(nil, "overlap", value: "N", help: "Repeat up to N tokens from the end of each chunk at the start of the next (default 0)."),
+            OptionSpec(nil, "summary-tokens", value: "N", help: "Expected tokens of one summary, for the reduce steps (default: from the schema, at most the reserve; without a schema, the reserve)."),
+            OptionSpec(nil, "no-markdown", help: "Treat '#' lines and underlined lines as plain lines, not section headings."),
+            OptionSpec(nil, "latency", value: "FILE", help: "Latency figures (JSON, as the summariser saves them) instead of the measured or field-notes ones."),
+            OptionSpec(nil, "cold", value: "SECONDS", help: "Seconds to the first token of the first call (field notes: 1.15)."),
+            OptionSpec(nil, "warm", value: "SECONDS", help: "Seconds to the first token of later calls (field notes: 0.383)."),
+            OptionSpec(nil, "chars-per-second", value: "N", help: "Characters of output per second (field notes: 345)."),
+            OptionSpec(nil, "idle", value: "SECONDS", help: "Idle seconds between calls; adds the field notes' idle penalty to each first token (default 0: back to back)."),
+            OptionSpec(nil, "concurrency", value: "N", help: "Calls of one level run N at a time (default 1, as on a phone)."),
+            OptionSpec(nil, "all", help: "List every chunk (by default a long list shows its first and last rows)."),
+            OptionSpec(nil, "json", help: "Print one JSON document: budget parts, text, chunks (offsets in bytes and characters), the plan tree and the time estimate."),
+        ],
+        epilog: """
+        Characters are Unicode scalars, as in every ContextKit tool. Fill is a chunk's
+        tokens over the room for text. In the JSON, chunk indices and call inputs count
+        from 1, as in the table. The time is an estimate from a latency model:
+        the field notes' figures for Apple's on-device model on one phone, or what the
+        summariser measured on your backend (saved per profile under
+        ${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/), or your overrides.
+
+        Exit status: 0 planned, 1 the file could not be read or the text cannot be
+        planned (the message says why), 2 usage error.
+        """
+    )
+
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            let args = try spec.parse(arguments)
+            if args.has("help") { Output.out(spec.helpText()); return ExitCode.ok.rawValue }
+            if args.has("version") { Output.out("ctxkit \(ToolVersion.string) (ContextKit)\n"); return ExitCode.ok.rawValue }
+            guard args.positionals.count == 1, let path = args.positionals.first else {
+                throw UsageError(tool: spec.name, args.positionals.isEmpty ? "give the text file to plan (or - for standard input)" : "give one file at a time")
+            }
+            let job = try Job(args: args, path: path)
+            let report = try job.plan()
+            Output.out(args.has("json") ? report.json().rendered() + "\n" : report.text(listAll: args.has("all")))
+            if case let .failure(error) = report.callPlan {
+                Output.err("ctxkit plan: \(error)\n")
+                return ExitCode.inputFailed.rawValue
+            }
+            return ExitCode.ok.rawValue
+        } catch let error as UsageError {
+            Output.err(error.description + "\n")
+            return ExitCode.usage.rawValue
+        } catch let error as ProfileError {
+            Output.err("ctxkit plan: \(error)\n")
+            if case .unknownProfile = error { return ExitCode.usage.rawValue }
+            return ExitCode.inputFailed.rawValue
+        } catch {
+            Output.err("ctxkit plan: \(error)\n")
+            return ExitCode.inputFailed.rawValue
+        }
+    }
+
+    /// Everything the command line asked for, resolved.
+    struct Job {
+        let path: String
+        let profile: ModelProfile
+        let planner: ChunkPlanner
+        let text: [UInt8]
+        let instructions: (text: String, label: String)?
+        let schema: (document: SchemaDocument, label: String)?
+        let runtime: SchemaRuntime?
+        let reserve: Int?
+        let overlap: Int
+        let summaryTokens: Int?
+        let latency: LatencyModel
+        let concurrency: Int
+        let idle: Double
+
+        init(args: ParsedArguments, path: String) throws {
+            self.path = path
+            let catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
+            profile = try args.value("model").map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            planner = try ChunkPlanner(profile: profile, markdownHeadings: !args.has("no-markdown"))
+            text = try Self.read(path)
+            if let value = args.value("instructions") {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    guard let data = FileManager.default.contents(atPath: value), let content = String(data: data, encoding: .utf8) else {
+                        throw InputError(message: "--instructions \(value): cannot be read as UTF-8 text")
+                    }
+                    instructions = (content, value)
+                } else {
+                    instructions = (value, "text")
+                }
+            } else {
+                instructions = nil
+            }
+            if let schemaPath = args.value("schema") {
+                guard let data = FileManager.default.contents(atPath: schemaPath), let content = String(data: data, encoding: .utf8) else {
+                    throw InputError(message: "--schema \(schemaPath): " + (FileManager.default.fileExists(atPath: schemaPath) ? "cannot be read as UTF-8 text" : "no such file"))
+                }
+                do {
+                    schema = (try SchemaDocument.load(content, fileName: schemaPath), schemaPath)
+                } catch {
+                    throw InputError(message: "--schema \(schemaPath): \(error)")
+                }
+            } else {
+                schema = nil
+            }
+            runtime = args.value("runtime").flatMap(SchemaRuntime.init(rawValue:))
+            reserve = try args.integer("reserve")
+            overlap = try args.integer("overlap") ?? 0
+            summaryTokens = try args.integer("summary-tokens", minimum: 1)
+            concurrency = try args.integer("concurrency", minimum: 1) ?? 1
+            idle = try Self.seconds(args, "idle") ?? 0
+            var latency = try args.value("latency").map { file in
+                do { return try LatencyModel.load(contentsOf: URL(fileURLWithPath: file)) } catch {
+                    throw InputError(message: "--latency \(file): \(error.localizedDescription); expected the JSON the summariser saves (coldFirstToken, warmFirstToken, outputCharactersPerSecond, idleCurve, source, measured)")
+                }
+            } ?? LatencyModel.load(profile: profile.name)
+            var overridden: [String] = []
+            if let cold = try Self.seconds(args, "cold") { latency.coldFirstToken = cold; overridden.append("--cold") }
+            if let warm = try Self.seconds(args, "warm") { latency.warmFirstToken = warm; overridden.append("--warm") }
+            if let rate = try Self.seconds(args, "chars-per-second"), rate > 0 { latency.outputCharactersPerSecond = rate; overridden.append("--chars-per-second") }
+            if !overridden.isEmpty { latency.source += ", with \(overridden.joined(separator: " "))" }
+            self.latency = latency
+        }
+
+        static func read(_ path: String) throws -> [UInt8] {
+            if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError(message: "\(path): no such file") }
+            guard !isDirectory.boolValue else { throw InputError(message: "\(path): is a folder; give one text file") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw InputError(message: "\(path): cannot be read (permissions?)") }
+            return [UInt8](data)
+        }
+
+        /// CPU seconds this thread has run: planning time that other processes on a busy machine do not inflate.
+        static func threadCPUSeconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
+
+        static func seconds(_ args: ParsedArguments, _ name: String) throws -> Double? {
+            guard let text = args.value(name) else { return nil }
+            guard let value = Double(text), value >= 0, value.isFinite else {
+                throw UsageError(tool: spec.name, "--\(name) wants a number of at least 0, not '\(text)'")
+            }
+            return value
+        }
+
+        func plan() throws -> Report {
+            let instructionTokens = instructions.map { planner.tokens($0.text) } ?? 0
+            var schemaTokens = 0
+            var schemaFraming = 0
+            var expectedSummary: Int? = nil
+            if let schema {
+                let settings = SchemaCostSettings(profile: profile, tokenizer: planner.tokenizer, runtime: runtime, responseReserve: reserve)
+                let cost = SchemaCost(settings: settings).report(for: schema.document, instructionsTokens: instructionTokens)
+                schemaTokens = cost.totalTokens
+                schemaFraming = cost.framingTokens
+                if !schema.document.format.isToolList, let root = schema.document.entries.first?.schema {
+                    let planner = self.planner
+                    expectedSummary = SummarySizeEstimate(scale: profile.estimate?.factor ?? 1) { planner.tokens($0) }.tokens(for: root)
+                }
+            }
+            let budget = PlanBudget(profile: profile, instructions: instructionTokens, schema: schemaTokens, reserve: reserve, overlap: overlap)
+            let started = (wall: DispatchTime.now().uptimeNanoseconds, cpu: Self.threadCPUSeconds())
+            let chunks = try text.withUnsafeBufferPointer { try planner.plan(utf8: $0, budget: budget) }
+            let seconds = (wall: Double(DispatchTime.now().uptimeNanoseconds - started.wall) / 1e9, cpu: Self.threadCPUSeconds() - started.cpu)
+            // The reserve is only an upper bound on a summary: a text shorter
+            // than it still deserves a call.
+            let summary: (tokens: Int, source: String, isExpectation: Bool)
+            if let summaryTokens {
+                summary = (summaryTokens, "--summary-tokens", true)
+            } else if let expected = expectedSummary {
+                summary = expected <= budget.reserve ? (expected, "expected from the schema", true) : (budget.reserve, "the reserve; the schema suggests \(expected)", false)
+            } else {
+                summary = (budget.reserve, "the reserve; give --schema or --summary-tokens for a closer figure", false)
+            }
+            // The chunks are worth showing even when their summaries cannot be combined.
+            let calls: Result<MapReducePlan, PlanError> = Result { () throws(PlanError) in
+                try MapReducePlan(chunks: chunks, summaryTokens: max(1, summary.tokens), shortText: summary.isExpectation ? nil : 0)
+            }
+            return Report(job: self, budget: budget, schemaFraming: schemaFraming, chunks: chunks, callPlan: calls,
+                          summaryTokens: max(1, summary.tokens), summarySource: summary.source, planningSeconds: seconds)
+        }
+    }
+}
+
+extension Result where Failure == PlanError {
+    var errorDescription: String {
+        if case let .failure(error) = self { return error.description }
+        return ""
+    }
+}
+
+extension PlanCommand {
+    /// A file or option value the command could not use.
+    struct InputError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
+
+extension PlanCommand {
+    /// A finished plan and how to show it.
+    struct Report {
+        let job: Job
+        let budget: PlanBudget
+        let schemaFraming: Int
+        let chunks: ChunkPlan
+        let callPlan: Result<MapReducePlan, PlanError>
+        let summaryTokens: Int
+        let summarySource: String
+        let planningSeconds: (wall: Double, cpu: Double)
+
+        var approx: String { budget.isEstimate ? "≈ " : "" }
+
+        func seconds(_ calls: MapReducePlan) -> Double {
+            job.latency.seconds(for: calls, charactersPerToken: chunks.charactersPerToken ?? 4, concurrency: job.concurrency, idleBetweenCalls: job.idle)
+        }
+
+        // MARK: Text
+
+        func text(listAll: Bool) -> String {
+            let profile = job.profile
+            var out = "ctxkit plan: \(job.path) for \(profile.name)\n"
+            if let estimate = profile.estimate {
+                out += "≈ estimated counts: \(profile.tokenizer) × \(estimate.factor), ±\(Int((estimate.errorBar * 100).rounded()))% (\(profile.name)'s tokenizer is not public)\n"
+            } else {
+                out += "Counts: \(profile.tokenizer), exact\n"
+            }
+            out += "\nBudget per call\n"
+            out += budgetTable()
+            out += "\n"
+            guard !chunks.chunks.isEmpty else {
+                return out + "Text: empty. Nothing to plan: no chunks, no calls.\n"
+            }
+            out += "Text: \(NumberFormat.grouped(chunks.textBytes)) bytes, \(NumberFormat.grouped(chunks.textCharacters)) characters, "
+            out += "\(approx)\(NumberFormat.grouped(chunks.textTokens)) tokens"
+            if budget.isEstimate { out += " (\(profile.tokenizer): \(NumberFormat.grouped(chunks.textProxyTokens)))" }
+            out += " → \(chunks.chunks.count) chunk\(chunks.chunks.count == 1 ? "" : "s"), mean fill \(NumberFormat.percent(Int((chunks.meanFill * 1000).rounded()), of: 1000))\n\n"
+            out += chunkTable(listAll: listAll)
+            out += "\n" + planText()
+            out += "\nPlanned in \(NumberFormat.decimal(planningSeconds.wall * 1000, places: 0)) ms (\(NumberFormat.decimal(planningSeconds.cpu * 1000, places: 0)) ms of CPU).\n"
+            return out
+        }
+
+        func budgetTable() -> String {
+            let profile = job.profile
+            let perMessage = profile.overheads.perMessage
+            let messages = budget.instructions > 0 ? 2 : 1
+            let overheadNote = perMessage > 0
+                ? "\(profile.overheads.perRequest) per request + \(perMessage) × \(messages) message\(messages == 1 ? "" : "s") (profile)"
+                : "per request (profile)"
+            let instructionsNote = job.instructions.map { $0.label == "text" ? "--instructions text, \($0.text.unicodeScalars.count) characters" : $0.label } ?? "none (--instructions)"
+            let schemaNote = job.schema.map { "\($0.label), priced by schema-cost" + (schemaFraming > 0 ? " (\(schemaFraming) of framing)" : "") } ?? "none (--schema)"
+            let reserveNote = job.reserve != nil ? "--reserve"
+                : profile.defaultReserve > 0 ? "the profile's" : "default: 512, at most a quarter of the window (--reserve)"
+            var notes = ["\(profile.name)", overheadNote, instructionsNote, schemaNote, reserveNote, "tokens a chunk may hold"]
+            if budget.overlap > 0 { notes += ["--overlap", "tokens of new text per chunk"] }
+            let rows = zip(budget.arithmetic, notes).map { [$0.0.label, $0.0.value, $0.1] }
+            return indent(Table(header: ["", "tokens", ""], alignRight: [false, true, false]).render(rows))
+        }
+
+        func chunkTable(listAll: Bool) -> String {
+            let list = chunks.chunks
+            var rows: [[String]] = []
+            func row(_ chunk: Chunk) -> [String] {
+                var cells = [
+                    String(chunk.index + 1),
+                    "\(NumberFormat.grouped(chunk.bytes.lowerBound))–\(NumberFormat.grouped(chunk.bytes.upperBound))",
+                    "\(NumberFormat.grouped(chunk.characters.lowerBound))–\(NumberFormat.grouped(chunk.characters.upperBound))",
+                    approx + NumberFormat.grouped(chunk.tokens),
+                    NumberFormat.percent(chunk.tokens, of: budget.room),
+                ]
+                if budget.overlap > 0 { cells.append(approx + NumberFormat.grouped(chunk.overlapTokens)) }
+                cells += [chunk.endLevel?.description ?? "end", firstWords(chunk)]
+                return cells
+            }
+            let shown: [Chunk?] = listAll || list.count <= 40 ? list : Array(list.prefix(20)) + [nil] + Array(list.suffix(5))
+            for chunk in shown {
+                if let chunk { rows.append(row(chunk)) } else {
+                    rows.append(["…", "", "", "", "", "", "\(list.count - 25) more (--all lists them)"] + (budget.overlap > 0 ? [""] : []))
+                }
+            }
+            var header = ["#", "bytes", "characters", "tokens", "fill"]
+            var right = [true, true, true, true, true]
+            if budget.overlap > 0 { header.append("overlap"); right.append(true) }
+            header += ["cut", "first words"]
+            right += [false, false]
+            var out = indent(Table(header: header, alignRight: right).render(rows))
+            if list.count > 1 {
+                var byLevel: [String: Int] = [:]
+                for chunk in list.dropLast() { byLevel[chunk.endLevel?.name ?? "end", default: 0] += 1 }
+                let order = ["section", "paragraph", "line", "sentence", "word", "grapheme"]
+                let tokens = list.map(\.tokens)
+                out += "  cuts: " + order.compactMap { name in byLevel[name].map { "\($0) \(name)" } }.joined(separator: ", ")
+                out += "; tokens per chunk \(approx)\(NumberFormat.grouped(tokens.min()!))–\(NumberFormat.grouped(tokens.max()!)), over budget: 0\n"
+            }
+            return out
+        }
+
+        func planText() -> String {
+            var out = "Map-reduce plan (one summary \(approx)\(NumberFormat.grouped(summaryTokens)) tokens: \(summarySource))\n"
+            let calls: MapReducePlan
+            switch callPlan {
+            case let .success(plan): calls = plan
+            case let .failure(error): return out + "  cannot reduce: \(error)\n"
+            }
+            if calls.passThrough {
+                return out + "  no calls: the text (\(approx)\(NumberFormat.grouped(chunks.textTokens)) tokens) is no longer than a summary; it is its own summary\n"
+            }
+            var rows: [[String]] = []
+            var reduceLevel = 0
+            for level in calls.levels {
+                let sent = level.calls.reduce(0) { $0 + $1.tokensSent }
+                let count = level.calls.count
+                let name: String
+                var detail = "\(count) call\(count == 1 ? "" : "s")"
+                if level.kind == .map {
+                    name = "map"
+                } else {
+                    reduceLevel += 1
+                    name = "reduce \(reduceLevel)"
+                    let sizes = level.calls.map(\.inputs.count)
+                    detail += sizes.min() == sizes.max() ? " of \(sizes[0]) summaries" : " of \(sizes.min()!)–\(sizes.max()!) summaries"
+                }
+                rows.append([name, detail, "\(approx)\(NumberFormat.grouped(sent)) tokens sent"])
+            }
+            if reduceLevel == 0 { rows.append(["reduce", "none", "one chunk: its summary is the summary"]) }
+            rows.append(["total", "\(calls.totalCalls) call\(calls.totalCalls == 1 ? "" : "s")",
+                         "\(approx)\(NumberFormat.grouped(calls.tokensSent)) tokens sent, \(approx)\(NumberFormat.grouped(calls.outputTokens)) written"])
+            out += indent(Table(header: ["", "", ""], alignRight: [false, false, false]).render(rows).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
+            let latency = job.latency
+            out += "  time    ≈ \(duration(seconds(calls))) (estimate: first token \(NumberFormat.decimal(latency.coldFirstToken)) s cold, "
+            out += "\(NumberFormat.decimal(latency.warmFirstToken, places: 3)) s warm"
+            if job.idle > 0 { out += " + \(NumberFormat.decimal(latency.idlePenalty(afterIdle: job.idle))) s after \(NumberFormat.decimal(job.idle, places: 0)) s idle" }
+            out += ", \(NumberFormat.decimal(latency.outputCharactersPerSecond, places: 0)) characters/s of output"
+            if job.concurrency > 1 { out += ", \(job.concurrency) calls at a time" }
+            out += "; \(latency.source)"
+            out += latency.measured ? ")\n" : "; prompt reading time not modelled; --cold/--warm/--chars-per-second override)\n"
+            return out
+        }
+
+        func duration(_ seconds: Double) -> String {
+            if seconds < 60 { return NumberFormat.decimal(seconds, places: 1) + " s" }
+            let minutes = Int(seconds / 60)
+            if minutes < 60 { return "\(minutes) min \(Int(seconds) % 60) s" }
+            return "\(minutes / 60) h \(minutes % 60) min"
+        }
+
+        func firstWords(_ chunk: Chunk) -> String {
+            let start = chunk.newTextStart
+            let bytes = job.text[start..<min(chunk.bytes.upperBound, start + 160)]
+            let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0.isWhitespace }).prefix(6).joined(separator: " ")
+            var clean = ""
+            clean.unicodeScalars.append(contentsOf: words.unicodeScalars.filter { $0.properties.generalCategory != .control })
+            return clean.count > 40 ? String(clean.prefix(39)) + "…" : clean
+        }
+
+        func indent(_ table: String) -> String {
+            table.split(separator: "\n", omittingEmptySubsequences: true).map { "  " + $0 }.joined(separator: "\n") + "\n"
+        }
+
+        // MARK: JSON
+
+        func json() -> JSONValue {
+            let profile = job.profile
+            var characterEnd = 0
+            let chunkList: [JSONValue] = chunks.chunks.map { chunk in
+                var fields: [(String, JSONValue)] = [
+                    ("index", .int(chunk.index + 1)),
+                    ("bytes", .object([("start", .int(chunk.bytes.lowerBound)), ("end", .int(chunk.bytes.upperBound))])),
+                    ("characters", .object([("start", .int(chunk.characters.lowerBound)), ("end", .int(chunk.characters.upperBound))])),
+                ]
+                if budget.overlap > 0 {
+                    fields.append(("newText", .object([("byteStart", .int(chunk.newTextStart)), ("characterStart", .int(characterEnd))])))
+                    fields.append(("overlapTokens", .int(chunk.overlapTokens)))
+                }
+                characterEnd = chunk.characters.upperBound
+                fields += [
+                    ("tokens", .int(chunk.tokens)),
+                    ("tokenizerTokens", .int(chunk.proxyTokens)),
+                    ("fill", .double((Double(chunk.tokens) / Double(budget.room) * 1000).rounded() / 1000)),
+                    ("level", .string(chunk.endLevel?.name ?? "end")),
+                    ("headingDepth", .optional(chunk.endLevel?.headingDepth)),
+                    ("firstWords", .string(firstWords(chunk))),
+                ]
+                return .object(fields)
+            }
+            let calls = try? callPlan.get()
+            let levels: [JSONValue] = (calls?.levels ?? []).map { level in
+                .object([
+                    ("kind", .string(level.kind.rawValue)),
+                    ("calls", .array(level.calls.map { call in
+                        .object([("inputs", .array(call.inputs.map { .int($0 + 1) })), ("inputTokens", .int(call.inputTokens)), ("tokensSent", .int(call.tokensSent))])
+                    })),
+                ])
+            }
+            let latency = job.latency
+            return .object([
+                ("file", .string(job.path)),
+                ("profile", .string(profile.name)),
+                ("tokenizer", .string(profile.tokenizer.description)),
+                ("estimate", profile.estimate.map { .object([("factor", .double($0.factor)), ("errorBar", .double($0.errorBar)), ("method", .string($0.method))]) } ?? .null),
+                ("budget", .object([
+                    ("window", .int(budget.window)), ("requestOverhead", .int(budget.requestOverhead)),
+                    ("instructions", .int(budget.instructions)), ("schema", .int(budget.schema)), ("schemaFraming", .int(schemaFraming)),
+                    ("reserve", .int(budget.reserve)), ("overlap", .int(budget.overlap)),
+                    ("room", .int(budget.room)), ("newTextPerChunk", .int(budget.newTextPerChunk)),
+                ])),
+                ("text", .object([
+                    ("bytes", .int(chunks.textBytes)), ("characters", .int(chunks.textCharacters)),
+                    ("tokens", .int(chunks.textTokens)), ("tokenizerTokens", .int(chunks.textProxyTokens)),
+                ])),
+                ("chunks", .array(chunkList)),
+                ("meanFill", .double((chunks.meanFill * 1000).rounded() / 1000)),
+                ("plan", calls.map { calls in .object([
+                    ("summaryTokens", .int(calls.summaryTokens)), ("summarySource", .string(summarySource)),
+                    ("fanIn", .int(calls.fanIn)), ("passThrough", .bool(calls.passThrough)),
+                    ("levels", .array(levels)),
+                    ("calls", .int(calls.totalCalls)), ("tokensSent", .int(calls.tokensSent)), ("outputTokens", .int(calls.outputTokens)),
+                ]) } ?? .object([("summaryTokens", .int(summaryTokens)), ("summarySource", .string(summarySource)), ("error", .string(callPlan.errorDescription))])),
+                ("time", .object([
+                    ("seconds", calls.map { .double((seconds($0) * 100).rounded() / 100) } ?? .null), ("estimate", .bool(true)), ("measured", .bool(latency.measured)),
+                    ("source", .string(latency.source)),
+                    ("coldFirstToken", .double(latency.coldFirstToken)), ("warmFirstToken", .double(latency.warmFirstToken)),
+                    ("outputCharactersPerSecond", .double(latency.outputCharactersPerSecond)),
+                    ("idleSeconds", .double(job.idle)), ("concurrency", .int(job.concurrency)),
+                ])),
+                ("planningSeconds", .double((planningSeconds.wall * 10000).rounded() / 10000)),
+                ("planningCPUSeconds", .double((planningSeconds.cpu * 10000).rounded() / 10000)),
+            ])
+        }
+    }
+}

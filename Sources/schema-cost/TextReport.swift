@@ -1,0 +1,123 @@
+import ContextKit
+import ToolSupport
+
+/// The terminal report: totals, the per-field table (dearest first), what-ifs, notes.
+struct TextReport {
+    let report: SchemaCostReport
+    let path: String
+    let document: SchemaDocument
+    let tokenizer: String
+    let style: Style
+    let showSchema: Bool
+
+    /// `≈ 109` for an estimate, `109` for an exact count.
+    private func tokens(_ n: Int) -> String {
+        (report.isEstimate && n != 0 ? "≈ " : "") + NumberFormat.grouped(n)
+    }
+
+    func render() -> String {
+        let names = document.entries.compactMap(\.name)
+        var out = style.bold(path) + ": \(report.format.displayName)"
+        if !names.isEmpty {
+            out += document.format.isToolList ? ", \(names.count) tool\(names.count == 1 ? "" : "s")" : ", type \(names.joined(separator: ", "))"
+        }
+        out += "\n"
+        out += "model \(report.profileName): \(NumberFormat.grouped(report.contextWindow))-token window; counts \(report.method)\n\n"
+        out += totals() + "\n"
+        if !report.fields.isEmpty { out += fieldTable() + "\n" }
+        out += whatIfs()
+        if !report.notes.isEmpty {
+            out += "\nNotes:\n" + report.notes.map { "  - \($0)\n" }.joined()
+        }
+        if showSchema && !report.schemaText.isEmpty {
+            out += "\nCounted text:\n" + report.schemaText + "\n"
+        }
+        return out
+    }
+
+    private func totals() -> String {
+        let schemaLabel = report.format.isToolList ? "tool definitions" : "schema, as sent"
+        var rows: [[String]] = [
+            [schemaLabel, tokens(report.schemaTokens), report.isEstimate ? "\(tokenizer) counts \(NumberFormat.grouped(report.rawSchemaTokens))" : ""],
+            ["framing", NumberFormat.grouped(report.framingTokens), report.framingSource],
+        ]
+        let percent = report.windowShare * 100
+        var share = (percent > 0 && percent < 0.1 ? "<0.1" : NumberFormat.decimal(percent, places: 1)) + "% of the window"
+        if let bar = report.relativeError, report.schemaTokens > 0 {
+            let low = Int((Double(report.schemaTokens) * (1 - bar)).rounded()) + report.framingTokens
+            let high = Int((Double(report.schemaTokens) * (1 + bar)).rounded()) + report.framingTokens
+            share += " (±\(Int((bar * 100).rounded()))%: \(NumberFormat.grouped(low))–\(NumberFormat.grouped(high)) tokens)"
+        }
+        rows.append(["total", tokens(report.totalTokens), share])
+        let table = Table(header: ["", "tokens", ""], alignRight: [false, true, false])
+        return indented(table.render(rows) { row, _, padded in row == 2 ? style.bold(padded) : padded })
+    }
+
+    private func fieldTable() -> String {
+        var out = "Cost per field, dearest first (tokens saved by deleting it; rows overlap, BPE is not additive):\n"
+        let rows = report.fields.map { field -> [String] in
+            let label = field.kind == .property ? field.path : "\(field.path) (\(field.kind.rawValue))"
+            let description = field.description.map { "\"" + Self.shortened($0, to: 48) + "\"" } ?? ""
+            return [label, tokens(field.tokens), field.descriptionTokens > 0 ? tokens(field.descriptionTokens) : "-", description]
+        }
+        let table = Table(header: ["field", "tokens", "description", "text"], alignRight: [false, true, true, false])
+        out += indented(table.render(rows))
+        return out
+    }
+
+    private func whatIfs() -> String {
+        var out = "What if:\n"
+        var rows: [[String]] = [[
+            "no descriptions", tokens(report.withoutDescriptions.totalTokens), "saves \(tokens(report.withoutDescriptions.savedTokens))",
+        ]]
+        if let off = report.schemaOutOfPrompt {
+            rows.append(["includeSchemaInPrompt: false", NumberFormat.grouped(off.totalTokens), "saves \(tokens(off.savedTokens))"])
+        }
+        out += indented(Table(header: ["", "total", ""], alignRight: [false, true, false]).render(rows))
+        if let warning = report.schemaOutOfPrompt?.warning {
+            let lines = Self.wrapped("warning: without the schema in the prompt " + warning, width: 92)
+            out += lines.enumerated().map { offset, line in
+                "    " + (offset == 0 ? style.yellow("warning:") + line.dropFirst("warning:".count) : "  " + line) + "\n"
+            }.joined()
+        }
+        let budget = report.budget
+        var line = "  input budget: \(NumberFormat.grouped(budget.contextWindow)) window"
+        line += " − \(NumberFormat.grouped(budget.requestOverhead)) per request"
+        line += " − \(tokens(budget.instructions)) instructions"
+        line += " − \(tokens(budget.schema)) schema"
+        line += " − \(NumberFormat.grouped(budget.responseReserve)) answer reserve"
+        let left = budget.inputLeft > 0 ? style.green(tokens(budget.inputLeft)) : style.red(tokens(budget.inputLeft))
+        out += line + " = " + left + " tokens for input\n"
+        if budget.responseReserve == 0 {
+            out += "    (the answer shares the window: keep room for it with --reserve N)\n"
+        }
+        return out
+    }
+
+    private func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
+            var line = "  " + line
+            while line.last == " " { line.removeLast() }
+            return line + "\n"
+        }.joined()
+    }
+
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    static func shortened(_ text: String, to limit: Int) -> String {
+        let flat = text.replacingOccurrences(of: "\n", with: " ")
+        return flat.count <= limit ? flat : String(flat.prefix(limit - 1)) + "…"
+    }
+}

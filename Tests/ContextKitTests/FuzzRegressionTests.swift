@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import ContextKit
+
+/// Every input the fuzzer once broke (`Tests/Fixtures/fuzz-regressions/<target>/`),
+/// replayed through the property of its target (`ContextKitFuzzProperties`,
+/// `PlannerFuzzProperties`), with a few hostile inputs written by hand so
+/// each property runs even while its folder is empty.
+@Suite("fuzz regressions: ContextKit")
+struct FuzzRegressionTests {
+    static let targets = ["schema-json", "schema-swift", "chunk-planner"]
+
+    static func property(_ target: String, _ bytes: [UInt8]) -> String? {
+        switch target {
+        case "schema-json": return ContextKitFuzzProperties.schemaJSON(bytes)
+        case "schema-swift": return ContextKitFuzzProperties.schemaSwift(bytes)
+        case "chunk-planner": return PlannerFuzzProperties.plan(bytes)
+        default: return "no property for \(target)"
+        }
+    }
+
+    static let handWritten: [String: [[UInt8]]] = [
+        "schema-json": [[], Array(#"{"a": 1,}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 600), Array(#"{"$ref":"#"}"#.utf8),
+                        Array(#"{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}"#.utf8), [0x22, 0xFF, 0x22]],
+        "schema-swift": [[], Array("@Generable struct".utf8), Array("@Generable struct A { @Guide(description: \"".utf8),
+                         Array("@Generable enum E { case a, b }\n@Generable struct S { var e: E; var s: [S] }".utf8)],
+        "chunk-planner": [[0, 0, 0], [1, 0, 0] + Array("👩‍👩‍👧‍👦".utf8), [2, 3, 4] + Array(repeating: 0x0A, count: 3000), [3, 255, 0] + [0xFF, 0xC3]],
+    ]
+
+    @Test("kept and hand-written inputs keep their property", arguments: targets)
+    func replay(target: String) throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz-regressions").appendingPathComponent(target)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let kept = try names.sorted().map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
+        for (name, bytes) in kept + (Self.handWritten[target] ?? []).enumerated().map({ ("hand-written \($0.offset)", $0.element) }) {
+            let failure = Self.property(target, bytes)
+            #expect(failure == nil, "\(target)/\(name): \(failure ?? "")")
+        }
+    }
+}

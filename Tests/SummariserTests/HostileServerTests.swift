@@ -1,0 +1,275 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import ContextKit
+@testable import Summariser
+
+/// `scripts/hostile-server.py`, started once per test process on 127.0.0.1;
+/// it exits when this process does (its standard input closes).
+enum HostileServer {
+    static let base: Result<URL, any Error> = Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestServers.repository.appendingPathComponent("scripts/hostile-server.py").path,
+                             "--huge-mb", String(hugeMegabytes)]
+        let output = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        TestServers.keepAlive.append(input)
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on "), let url = URL(string: String(text.dropFirst("listening on ".count))) else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the hostile server did not start: \(text)"])
+        }
+        return url
+    }
+
+    static let hugeMegabytes = 64
+
+    /// The base URL whose requests get `behaviour`; a fresh tag gives the test its own request count.
+    static func url(_ behaviour: String, tag: String = UUID().uuidString) throws -> URL {
+        try base.get().appendingPathComponent("\(behaviour).\(tag)")
+    }
+
+    /// Chat requests the server has had for `url`'s behaviour and tag.
+    static func requests(to url: URL) async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: try base.get().appendingPathComponent("stats"))
+        let counts = try JSONSerialization.jsonObject(with: data) as? [String: Int]
+        return counts?[url.lastPathComponent] ?? 0
+    }
+}
+
+/// The process's resident memory, to show a huge answer is not all held at once.
+func residentMegabytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return (Int(line.split(separator: " ")[1]) ?? 0) / 1024
+}
+
+/// Every way a server can misbehave ends with a clear error within the
+/// configured time-out, and what had arrived before is reported. The
+/// time limits are generous because the test machine is shared.
+@Suite("hostile servers")
+struct HostileServerTests {
+    static let requestTimeout: TimeInterval = 2
+    static let totalTimeout: TimeInterval = 6
+    /// Scheduling slack on a loaded machine.
+    static let slack: Duration = .seconds(10)
+
+    // MARK: The summariser's HTTP backend
+
+    struct Outcome {
+        var snapshots = 0
+        var last: ResponseSnapshot?
+        var error: GenerationError?
+        var elapsed: Duration = .zero
+    }
+
+    func backend(_ url: URL, maxRetries: Int = 1) -> OpenAICompatibleBackend {
+        OpenAICompatibleBackend(configuration: .init(baseURL: url, requestTimeout: Self.requestTimeout, totalTimeout: Self.totalTimeout,
+                                                     maxRetries: maxRetries, retryDelay: .milliseconds(50)))
+    }
+
+    /// Streams one answer, keeping only the newest snapshot (a huge answer must not pile up here).
+    func stream(_ url: URL, maxRetries: Int = 1) async -> Outcome {
+        var outcome = Outcome()
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let session = backend(url, maxRetries: maxRetries).makeSession(instructions: "Summarise.")
+            for try await snapshot in session.streamResponse(to: GenerationRequest(prompt: "Some text.")) {
+                outcome.snapshots += 1
+                outcome.last = snapshot
+            }
+        } catch {
+            outcome.error = error as? GenerationError ?? .transport("not a GenerationError: \(error)", status: nil)
+        }
+        outcome.elapsed = clock.now - start
+        return outcome
+    }
+
+    @Test func aCorrectServerAnswers() async throws {
+        let outcome = await stream(try HostileServer.url("ok"))
+        #expect(outcome.error == nil)
+        #expect(outcome.last?.isComplete == true)
+        #expect(try Summary.decode(outcome.last?.content ?? "").headline == "A hostile server answered")
+    }
+
+    @Test func connectionRefusedIsUnreachable() async throws {
+        let outcome = await stream(URL(string: "http://127.0.0.1:1")!)
+        guard case .unavailable(.unreachable(let url, _))? = outcome.error else {
+            Issue.record("expected unreachable, got \(String(describing: outcome.error))")
+            return
+        }
+        #expect(url == "http://127.0.0.1:1")
+        #expect(outcome.elapsed < Self.slack)
+    }
+
+    @Test func aServerThatNeverAnswersEndsAtTheRequestTimeOut() async throws {
+        let outcome = await stream(try HostileServer.url("never-answers"))
+        guard case .transport(let detail, nil)? = outcome.error else {
+            Issue.record("expected a transport error, got \(String(describing: outcome.error))")
+            return
+        }
+        #expect(detail.contains("sent nothing for the request time-out"))
+        #expect(outcome.elapsed < .seconds(Self.requestTimeout) + Self.slack)
+    }
+
+    @Test func aStreamThatNeverEndsStopsAtTheTotalTimeOutWithWhatArrived() async throws {
+        let outcome = await stream(try HostileServer.url("streams-forever"))
+        #expect(outcome.error == .transport("no complete answer within \(Int(Self.totalTimeout)) s (the total time-out)", status: nil))
+        #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
+        #expect(outcome.snapshots > 3)
+        #expect(outcome.last?.content.hasPrefix("more more more") == true)
+        #expect(outcome.last?.isComplete == false)
+    }
+
+    @Test func serverErrorsAreRetriedThenReported() async throws {
+        let url = try HostileServer.url("status-500")
+        let outcome = await stream(url, maxRetries: 2)
+        #expect(outcome.error == .transport("the hostile server failed on purpose", status: 500))
+        #expect(try await HostileServer.requests(to: url) == 3)
+    }
+
+    @Test func tooManyRequestsEndsWithItsStatusWithinTheTotalTimeOut() async throws {
+        let outcome = await stream(try HostileServer.url("status-429"))
+        #expect(outcome.error == .transport("rate limited; retry later", status: 429))
+        #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
+    }
+
+    @Test func malformedEventsAreSkippedAndTheUnfinishedStreamIsAnError() async throws {
+        let outcome = await stream(try HostileServer.url("malformed-sse"))
+        #expect(outcome.error == .transport("the server closed the stream before the answer was complete", status: nil))
+        #expect(outcome.snapshots == 0)
+    }
+
+    @Test func aTruncatedStreamIsAnErrorAfterTheTextThatArrived() async throws {
+        let outcome = await stream(try HostileServer.url("truncated"))
+        #expect(outcome.error == .transport("the server closed the stream before the answer was complete", status: nil))
+        #expect(outcome.last?.content == "The answer was cut off")
+    }
+
+    @Test func aNonJSONErrorBodyIsQuotedShort() async throws {
+        let outcome = await stream(try HostileServer.url("non-json-error"), maxRetries: 0)
+        guard case .transport(let detail, 502)? = outcome.error else {
+            Issue.record("expected HTTP 502, got \(String(describing: outcome.error))")
+            return
+        }
+        #expect(detail.contains("502 Bad Gateway"))
+        #expect(detail.count <= 300)
+    }
+
+    @Test func aHugeAnswerEndsWithinTheTotalTimeOutInBoundedMemory() async throws {
+        let before = residentMegabytes()
+        let outcome = await stream(try HostileServer.url("huge"))
+        let grown = residentMegabytes() - before
+        #expect(outcome.error != nil)
+        #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
+        #expect(grown < 4 * HostileServer.hugeMegabytes, "resident memory grew by \(grown) MB for a \(HostileServer.hugeMegabytes) MB answer")
+        print("huge answer (\(HostileServer.hugeMegabytes) MB): \(outcome.snapshots) snapshots, \(outcome.elapsed), resident memory +\(grown) MB, \(String(describing: outcome.error))")
+    }
+
+    @Test func aHugeErrorBodyIsQuotedShort() async throws {
+        let outcome = await stream(try HostileServer.url("huge-error"), maxRetries: 0)
+        guard case .transport(let detail, 500)? = outcome.error else {
+            Issue.record("expected HTTP 500, got \(String(describing: outcome.error))")
+            return
+        }
+        #expect(detail.count <= 300)
+        #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
+    }
+
+    @Test("availability and the window end within the request time-out",
+          arguments: ["never-answers", "streams-forever", "huge"])
+    func probesEnd(behaviour: String) async throws {
+        let backend = backend(try HostileServer.url(behaviour))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let availability = await backend.availability()
+        let window = await backend.contextSize()
+        let elapsed = clock.now - start
+        guard case .unavailable = availability else {
+            Issue.record("\(behaviour): expected unavailable, got \(availability)")
+            return
+        }
+        #expect(window == nil)
+        #expect(elapsed < .seconds(3 * Self.requestTimeout) + Self.slack, "\(behaviour): availability and contextSize took \(elapsed)")
+    }
+
+    /// The engine's events say which calls finished before the one that failed.
+    @Test func theEngineReportsTheCallsThatCompletedBeforeAFailure() async throws {
+        let engine = try SummaryEngine(backend: backend(try HostileServer.url("ok-then-never"), maxRetries: 0),
+                                       configuration: .init(profile: Fakes.profile))
+        let finished = Mutex<[Int]>([])
+        do {
+            _ = try await engine.summarise(Fakes.text(paragraphs: 40)) { event in
+                if case .callFinished(let call, _) = event { finished.withLock { $0.append(call.index) } }
+            }
+            Issue.record("the run should fail at its third call")
+        } catch {
+            guard case .generation(.transport(let detail, nil), let call) = error else {
+                Issue.record("expected a transport failure of one call, got \(error)")
+                return
+            }
+            #expect(detail.contains("sent nothing"))
+            #expect(call >= 2)
+            #expect(finished.withLock { $0 }.sorted() == [0, 1])
+        }
+    }
+
+    // MARK: ContextKit's plain client (overflow probe, transcript measurement)
+
+    func complete(_ url: URL, timeout: TimeInterval = requestTimeout) async -> (ChatCompletionsClient.Completion?, ChatCompletionsClient.Failure?, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let client = ChatCompletionsClient(baseURL: url, timeout: timeout)
+        do {
+            let completion = try await client.complete(messages: [.init(role: "user", content: "Hello")])
+            return (completion, nil, clock.now - start)
+        } catch {
+            return (nil, error as? ChatCompletionsClient.Failure, clock.now - start)
+        }
+    }
+
+    @Test func theClientReadsACorrectAnswer() async throws {
+        let (completion, failure, _) = await complete(try HostileServer.url("ok"))
+        #expect(failure == nil)
+        #expect(completion?.promptTokens == 5)
+    }
+
+    @Test("the client ends within its time-out with a clear failure",
+          arguments: ["refused", "never-answers", "streams-forever", "status-500", "status-429", "malformed-sse",
+                      "truncated", "non-json-error", "huge", "huge-error"])
+    func clientFailsClearly(behaviour: String) async throws {
+        let url = behaviour == "refused" ? URL(string: "http://127.0.0.1:1")! : try HostileServer.url(behaviour)
+        let before = residentMegabytes()
+        let (completion, failure, elapsed) = await complete(url)
+        let grown = residentMegabytes() - before
+        #expect(completion == nil, "\(behaviour): no failure")
+        #expect(elapsed < .seconds(Self.requestTimeout) + Self.slack, "\(behaviour): took \(elapsed)")
+        #expect(grown < 4 * HostileServer.hugeMegabytes, "\(behaviour): resident memory grew by \(grown) MB")
+        guard let failure else { return }
+        let expected: String
+        switch failure {
+        case .unreachable: expected = "unreachable"
+        case .httpError(let status, let body):
+            expected = "http \(status)"
+            #expect(failure.description.count < 400, "\(behaviour): the message quotes \(body.count) bytes")
+        case .malformedResponse: expected = "malformed"
+        case .contextOverflow: expected = "overflow"
+        case .timedOut: expected = "timed out"
+        case .tooLarge: expected = "too large"
+        case .incomplete: expected = "incomplete"
+        }
+        let wanted = [
+            "refused": "unreachable", "never-answers": "unreachable", "streams-forever": "timed out", "status-500": "http 500",
+            "status-429": "http 429", "malformed-sse": "malformed", "truncated": "incomplete", "non-json-error": "http 502",
+            "huge": "too large", "huge-error": "http 500",
+        ][behaviour]
+        #expect(expected == wanted, "\(behaviour): \(failure)")
+    }
+}

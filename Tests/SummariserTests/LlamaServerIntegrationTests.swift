@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import ContextKit
+@testable import Summariser
+
+/// The engine against a real model: llama.cpp's llama-server with
+/// SmolLM2-135M-Instruct and a 2,048-token window (`scripts/llama-server`).
+/// Skipped when the server is not installed, except under `CI=true`, where
+/// that is a failure.
+@Suite(.serialized, .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"))
+struct LlamaServerIntegrationTests {
+    static let window = 2048
+
+    func withServer(_ body: (URL) async throws -> Void) async throws {
+        let url = try LlamaServer.start(port: 8093, window: Self.window)
+        defer { LlamaServer.stop(port: 8093) }
+        try await body(url)
+    }
+
+    func document(pages: Int) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestServers.repository.appendingPathComponent("scripts/make-long-document.py").path, "--pages", String(pages)]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func aDocumentSeveralWindowsLongIsSummarised() async throws {
+        try await withServer { url in
+            let backend = OpenAICompatibleBackend(configuration: .init(baseURL: url))
+            #expect(await backend.availability() == .available)
+            #expect(await backend.contextSize() == Self.window)
+            let profile = try ProfileCatalog.builtIn().profile(named: "gpt-4o")
+            let engine = try SummaryEngine(backend: backend, configuration: .init(profile: profile, options: SamplingOptions(mode: .greedy, seed: 7)))
+            let text = try document(pages: 12)
+            let run = try await engine.summarise(text)
+
+            let textTokens = try #require(run.levels.first?.plan.textTokens)
+            #expect(textTokens > 3 * Self.window, "the document is several windows long")
+            #expect(run.window == Self.window)
+            #expect(run.levels.count >= 2)
+            #expect(!run.summary.headline.isEmpty)
+            #expect(!run.summary.points.isEmpty)
+            let succeeded = run.metrics.calls.filter { $0.failure == nil }
+            #expect(succeeded.count >= run.levels.reduce(0) { $0 + $1.plan.chunks.count })
+            for call in succeeded {
+                #expect(call.tokensSentReported, "llama-server reports usage")
+                #expect(call.tokensSent < Self.window)
+                #expect(call.timeToFirstToken != nil)
+                #expect(call.usage?.promptMilliseconds != nil, "llama.cpp timings are captured")
+            }
+        }
+    }
+
+    @Test func anOverflowCarriesTheServersCounts() async throws {
+        try await withServer { url in
+            let session = OpenAICompatibleBackend(configuration: .init(baseURL: url)).makeSession(instructions: "Summarise.")
+            let text = try document(pages: 4)
+            do {
+                _ = try await session.respond(to: GenerationRequest(prompt: text, schema: Summary.schema))
+                Issue.record("a prompt of \(text.count) characters should not fit \(Self.window) tokens")
+            } catch {
+                guard case .contextOverflow(let overflow)? = error as? GenerationError else { Issue.record("expected an overflow, got \(error)"); return }
+                #expect(overflow.contextWindow == Self.window)
+                #expect((overflow.promptTokens ?? 0) > Self.window)
+            }
+        }
+    }
+
+    @Test func anUndercountingProfileIsCorrectedByReplanning() async throws {
+        try await withServer { url in
+            // A window 1.6× the server's: every full chunk overflows until the engine learns the server's count.
+            var profile = try ProfileCatalog.builtIn().profile(named: "gpt-4o")
+            profile.contextWindow = Self.window * 8 / 5
+            let backend = OpenAICompatibleBackend(configuration: .init(baseURL: url))
+            let engine = try SummaryEngine(backend: WindowHidingBackend(base: backend),
+                                           configuration: .init(profile: profile, options: .greedy))
+            let run = try await engine.summarise(try document(pages: 6))
+            #expect(!run.replans.isEmpty)
+            #expect(run.replans.count <= 3)
+            #expect(run.window == Self.window, "the window the server reported in its overflow")
+        }
+    }
+}
+
+/// A backend that does not tell the engine its window, so only an overflow can.
+struct WindowHidingBackend: LanguageModelBackend {
+    let base: OpenAICompatibleBackend
+    var name: String { base.name }
+    func availability() async -> BackendAvailability { await base.availability() }
+    func makeSession(instructions: String) -> any LanguageModelSession { base.makeSession(instructions: instructions) }
+}
+
+/// `scripts/llama-server`, driven from tests.
+enum LlamaServer {
+    static let script = TestServers.repository.appendingPathComponent("scripts/llama-server").path
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    static var isInstalled: Bool { (try? run(["path"]).status) == 0 }
+
+    /// Run when installed; under CI always, so a missing server fails.
+    static var shouldRun: Bool { isCI || isInstalled }
+
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func start(port: Int, window: Int) throws -> URL {
+        _ = try? run(["stop", "--port", String(port)])
+        let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
+        guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
+              let url = URL(string: String(line.dropFirst(4))) else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "llama-server did not start: \(output)"])
+        }
+        return url
+    }
+
+    static func stop(port: Int) { _ = try? run(["stop", "--port", String(port)]) }
+}

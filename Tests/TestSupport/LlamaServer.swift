@@ -1,0 +1,67 @@
+import Foundation
+
+/// The repository the tests run in, and the shared reference data beside it.
+public enum TestRepository {
+    /// The repository root (this file is Tests/TestSupport/LlamaServer.swift).
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `shared/` beside the repository, or `$CONTEXTKIT_SHARED`.
+    public static let shared: URL = {
+        if let path = ProcessInfo.processInfo.environment["CONTEXTKIT_SHARED"] { return URL(fileURLWithPath: path) }
+        return root.deletingLastPathComponent().appendingPathComponent("shared")
+    }()
+
+    /// Under CI every suite must run: a missing peer or server is a failure, not a skip.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+}
+
+/// `scripts/llama-server` (llama.cpp's server with SmolLM2-135M-Instruct), driven from tests.
+public enum LlamaServer {
+    static let script = TestRepository.root.appendingPathComponent("scripts/llama-server").path
+
+    public static var isInstalled: Bool { (try? run(["path"]).status) == 0 }
+
+    /// Run when installed; under CI always, so a missing server fails.
+    public static var shouldRun: Bool { TestRepository.isCI || isInstalled }
+
+    /// The SmolLM2 GGUF the server loads.
+    public static func modelPath() throws -> URL {
+        let (status, output) = try run(["path"])
+        guard status == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix("model=") }) else {
+            throw failure("llama-server is not installed: \(output)")
+        }
+        return URL(fileURLWithPath: String(line.dropFirst(6)))
+    }
+
+    /// Starts a server with a `window`-token context on `port`; returns its URL.
+    public static func start(port: Int, window: Int) throws -> URL {
+        _ = try? run(["stop", "--port", String(port)])
+        let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
+        guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
+              let url = URL(string: String(line.dropFirst(4))) else {
+            throw failure("llama-server did not start: \(output)")
+        }
+        return url
+    }
+
+    public static func stop(port: Int) { _ = try? run(["stop", "--port", String(port)]) }
+
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func failure(_ message: String) -> Error {
+        CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+@testable import TokenKit
+
+/// What must hold for every input, checked by the libFuzzer targets in
+/// `scripts/fuzz` (which compile this file) and replayed by
+/// `FuzzRegressionTests` on the inputs the fuzzer once broke. No `Testing`
+/// import: the fuzzer builds it outside the test runner.
+///
+/// Each property returns nil when it holds, else what went wrong; a crash or a
+/// hang inside is a finding too.
+enum TokenKitFuzzProperties {
+    // MARK: .tiktoken loader
+
+    /// Any bytes given as a `.tiktoken` file: refused with the line named, or
+    /// loaded into a vocabulary whose two indexes agree. When the bytes make a
+    /// byte-level vocabulary for which `MergeTables.build` accepts the
+    /// backtracking encoder, that encoder must merge exactly as the plain scan.
+    static func tiktokenFile(_ bytes: [UInt8]) -> String? {
+        let vocabulary: Vocabulary
+        do {
+            vocabulary = try bytes.withUnsafeBytes { try TiktokenFile.parse($0, path: "fuzz.tiktoken") }
+        } catch let error as TokenKitError {
+            guard case let .malformedVocabulary(_, line, reason) = error else { return "unexpected error \(error)" }
+            let lines = bytes.count { $0 == 0x0A } + 1
+            if line < 1 || line > lines { return "error names line \(line) of a \(lines)-line file: \(reason)" }
+            return nil
+        } catch {
+            return "error of an unexpected type: \(error)"
+        }
+        var tokens = 0
+        for id in 0..<vocabulary.idCount {
+            guard let b = vocabulary.bytes(of: id) else { continue }
+            tokens += 1
+            if vocabulary.id(of: b.baseAddress!, count: b.count) != UInt32(id) { return "id \(id): bytes → id lookup gives another id" }
+        }
+        if tokens != vocabulary.tokenCount { return "\(tokens) ids have bytes, tokenCount says \(vocabulary.tokenCount)" }
+
+        guard let plain = try? Tokenizer(name: "fuzz", vocabulary: vocabulary, preTokenizer: .r50k, specialTokens: [:]) else { return nil }
+        let samples = [Array("hello world, hello worlds!".utf8), Array(bytes.prefix(64)), Array(bytes.suffix(200))]
+        for sample in samples {
+            let ids = sample.withUnsafeBufferPointer { plain.encodeOrdinary(utf8: $0) }
+            guard let back = try? plain.decodeBytes(ids), back == sample else { return "custom vocabulary: decode(encode(b)) != b" }
+        }
+        guard let tables = MergeTables.build(for: vocabulary) else { return nil }
+        let plainEncoder = BytePairEncoder(vocabulary: vocabulary)
+        let backtracking = tables.encoder(for: vocabulary)
+        for sample in samples where sample.count > 1 {
+            var scan = IDCollector(), fast = IDCollector()
+            sample.withUnsafeBufferPointer { p in
+                plainEncoder.mergeByScan(p.baseAddress!, p.count, offset: 0, into: &scan)
+                backtracking.encode(p.baseAddress!, p.count, offset: 0, into: &fast)
+            }
+            if scan.ids != fast.ids { return "custom vocabulary accepted by MergeTables: backtracking \(fast.ids) != merge scan \(scan.ids)" }
+        }
+        return nil
+    }
+
+    // MARK: Pre-tokenizer scanners
+
+    static let scanners: [(name: String, scanner: PreTokenizer, reference: PreTokenizer)] =
+        [("cl100k", PreTokenizer.cl100k), ("o200k", .o200k), ("r50k", .r50k)].map { ($0.0, $0.1, try! $0.1.reference()) }
+
+    /// The hand-written scanners tile any bytes into pieces at character
+    /// boundaries, and split valid text exactly as ICU runs their pattern
+    /// (except around characters newer than Unicode 15.0, which utf8proc
+    /// does not know; see `ScannerReferenceTests`).
+    static func scannersMatchReference(_ bytes: [UInt8]) -> String? {
+        let text = String(validating: bytes, as: UTF8.self)
+        for (name, scanner, reference) in scanners {
+            let pieces = bytes.withUnsafeBufferPointer { scanner.pieces(of: $0) }
+            if let broken = tilingProblem(pieces, count: bytes.count) { return "\(name): \(broken)" }
+            guard let text else { continue }
+            if let cut = pieces.first(where: { $0.lowerBound < bytes.count && bytes[$0.lowerBound] & 0xC0 == 0x80 }) {
+                return "\(name): piece \(cut) starts inside a character"
+            }
+            if hasCharacterNewerThanUnicode15(text) { continue }
+            let expected = reference.pieces(of: text)
+            if pieces != expected {
+                let at = zip(pieces, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(pieces.count, expected.count)
+                return "\(name): piece \(at) is \(at < pieces.count ? "\(pieces[at])" : "missing"), ICU says \(at < expected.count ? "\(expected[at])" : "nothing")"
+            }
+        }
+        return nil
+    }
+
+    static func tilingProblem(_ pieces: [Range<Int>], count: Int) -> String? {
+        var at = 0
+        for p in pieces {
+            if p.lowerBound != at || p.isEmpty { return "pieces do not tile: \(p) after \(at)" }
+            at = p.upperBound
+        }
+        return at == count ? nil : "pieces end at \(at) of \(count) bytes"
+    }
+
+    static func hasCharacterNewerThanUnicode15(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            guard let age = scalar.properties.age else { return false }
+            return age.major > 15 || (age.major == 15 && age.minor > 0)
+        }
+    }
+
+    // MARK: Encoding
+
+    /// Each built-in encoding twice: as shipped (long pieces through the
+    /// backtracking encoder) and parsed from its file without merge tables
+    /// (tiktoken's scan, and the heap for long pieces).
+    static let tokenizers: [(shipped: Tokenizer, plain: Tokenizer)] = OpenAIEncoding.allCases.map { encoding in
+        let shipped = try! encoding.tokenizer()
+        let vocabulary = try! TiktokenFile.load(contentsOf: encoding.resourceURL!)
+        let plain = try! Tokenizer(name: encoding.rawValue, vocabulary: vocabulary, preTokenizer: encoding.preTokenizer,
+                                   specialTokens: encoding.specialTokens)
+        return (shipped, plain)
+    }
+
+    /// For every encoding and any bytes: decode(encode(b)) == b, and the
+    /// backtracking encoder gives the ids of tiktoken's merge. For one encoding
+    /// (chosen by the first byte, to keep the fuzzer fast): the count, the
+    /// token list and a slice agree with the ids, the heap merge matches the
+    /// scan, and for valid UTF-8 the String API round-trips with and without
+    /// special tokens.
+    static func roundTrip(_ bytes: [UInt8]) -> String? {
+        let chosen = Int(bytes.first ?? 0) % tokenizers.count
+        for (index, (shipped, plain)) in tokenizers.enumerated() {
+            let name = shipped.name
+            let (ids, plainIDs) = bytes.withUnsafeBufferPointer { (shipped.encodeOrdinary(utf8: $0), plain.encodeOrdinary(utf8: $0)) }
+            guard let decoded = try? shipped.decodeBytes(ids) else { return "\(name): encode gave an id decode does not know" }
+            if decoded != bytes { return "\(name): decode(encode(b)) != b" }
+            if plainIDs != ids { return "\(name): backtracking encoder \(ids) != merge scan/heap \(plainIDs)" }
+            guard index == chosen else { continue }
+            let (count, tokens) = bytes.withUnsafeBufferPointer { (shipped.count(utf8: $0), try? shipped.tokens(utf8: $0, allowedSpecial: .plainText)) }
+            if count != ids.count { return "\(name): count \(count) but encode gives \(ids.count) ids" }
+            guard let tokens else { return "\(name): tokens(.plainText) threw" }
+            if tokens.map(\.id) != ids { return "\(name): tokens() ids differ from encode()" }
+            if let broken = tilingProblem(tokens.map(\.bytes), count: bytes.count) { return "\(name): token ranges: \(broken)" }
+            if let problem = heapMatchesScan(plain, bytes) { return "\(name): \(problem)" }
+            if let problem = sliceMatchesCopy(shipped, bytes) { return "\(name): \(problem)" }
+            if let text = String(validating: bytes, as: UTF8.self), let problem = stringRoundTrip(shipped, text) {
+                return "\(name): \(problem)"
+            }
+        }
+        return nil
+    }
+
+    /// tiktoken's quadratic scan and the heap merge give the same parts for
+    /// every piece (up to a length where the scan stays fast enough to fuzz).
+    static func heapMatchesScan(_ tokenizer: Tokenizer, _ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { p -> String? in
+            for piece in tokenizer.preTokenizer.pieces(of: p) where (2...256).contains(piece.count) {
+                var scan = IDCollector(), heap = IDCollector()
+                tokenizer.encoder.mergeByScan(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &scan)
+                tokenizer.encoder.mergeByHeap(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &heap)
+                if scan.ids != heap.ids { return "piece \(piece): merge heap \(heap.ids) != merge scan \(scan.ids)" }
+            }
+            return nil
+        }
+    }
+
+    /// `forEachToken(from:to:)` tokenizes the middle third as a text of its own.
+    static func sliceMatchesCopy(_ tokenizer: Tokenizer, _ bytes: [UInt8]) -> String? {
+        let from = bytes.count / 3, to = bytes.count * 2 / 3
+        var sliceTokens: [Token] = []
+        bytes.withUnsafeBufferPointer { p in tokenizer.forEachToken(utf8: p, from: from, to: to) { sliceTokens.append($0) } }
+        let copyIDs = Array(bytes[from..<to]).withUnsafeBufferPointer { tokenizer.encodeOrdinary(utf8: $0) }
+        if sliceTokens.map(\.id) != copyIDs { return "forEachToken(from: \(from), to: \(to)) differs from encoding the copied slice" }
+        if let broken = tilingProblem(sliceTokens.map { ($0.bytes.lowerBound - from)..<($0.bytes.upperBound - from) }, count: to - from) {
+            return "forEachToken ranges: \(broken)"
+        }
+        return nil
+    }
+
+    static func stringRoundTrip(_ tokenizer: Tokenizer, _ text: String) -> String? {
+        let ids = tokenizer.encodeOrdinary(text)
+        guard let decoded = try? tokenizer.decode(ids), decoded == text else { return "decode(encodeOrdinary(s)) != s" }
+        if tokenizer.count(text) != ids.count { return "count(s) != encodeOrdinary(s).count" }
+        guard let withSpecials = try? tokenizer.encode(text, allowedSpecial: .all) else { return "encode(.all) threw" }
+        guard let back = try? tokenizer.decode(withSpecials), back == text else { return "decode(encode(s, .all)) != s" }
+        let hasSpecial = tokenizer.specialTokens.keys.contains { text.utf8.count >= $0.utf8.count && text.contains($0) }
+        let refused = (try? tokenizer.encode(text, allowedSpecial: .none)) == nil
+        if refused != hasSpecial { return hasSpecial ? "special token text was not refused" : "text without a special token was refused" }
+        return nil
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import TokenKit
+
+extension OpenModels {
+    /// llama.cpp's tokenizer tests: every case of every vocabulary in
+    /// `../shared/data/gguf` must give exactly the ids of its `.out` line (no BOS
+    /// or EOS, special tokens not parsed). A new vocabulary is tested by adding its
+    /// `.gguf`, `.gguf.inp` and `.gguf.out` to the folder.
+    @Suite struct GGUFConformanceTests {
+        @Test(arguments: OpenModelFixtures.vocabularies())
+        func everyCaseMatchesLlamaCpp(_ vectors: OpenModelFixtures.VocabularyVectors) throws {
+            let tokenizer = try GGUFFile(contentsOf: vectors.gguf).tokenizer()
+            let inputs = try vectors.inputs()
+            let outputs = try vectors.outputs()
+            try #require(inputs.count == outputs.count, "\(vectors): \(inputs.count) cases but \(outputs.count) expected lines")
+            var passed = 0
+            for (input, expected) in zip(inputs, outputs) {
+                let ids = OpenModelFixtures.encode(tokenizer, input)
+                if ids == expected {
+                    passed += 1
+                } else {
+                    Issue.record("\(vectors): \(String(decoding: input, as: UTF8.self).debugDescription)\n  expected \(expected)\n  got      \(ids)")
+                }
+                // Decoding gives the text back (SentencePiece drops the space it added).
+                if let text = String(validating: input, as: UTF8.self) {
+                    #expect(try tokenizer.decode(ids) == text, "\(vectors): decode of \(text.debugDescription)")
+                }
+                #expect(tokenizer.count(String(decoding: input, as: UTF8.self)) == ids.count)
+            }
+            print("conformance \(vectors.description): \(passed)/\(inputs.count)")
+        }
+    }
+}

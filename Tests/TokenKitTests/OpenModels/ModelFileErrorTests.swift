@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import TokenKit
+
+extension OpenModels {
+    /// Bad model files give a clear error, never a crash or a silent wrong count.
+    @Suite struct ModelFileErrorTests {
+        /// Writes a GGUF file from metadata only.
+        struct GGUFWriter {
+            enum Value {
+                case u32(UInt32), bool(Bool), string(String), strings([String]), int32s([Int32])
+            }
+            var version: UInt32 = 3
+            var entries: [(String, Value)] = []
+
+            func bytes() -> [UInt8] {
+                var out = Array("GGUF".utf8)
+                func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+                func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+                func string(_ s: String) { u64(UInt64(s.utf8.count)); out += Array(s.utf8) }
+                u32(version)
+                u64(0)
+                u64(UInt64(entries.count))
+                for (key, value) in entries {
+                    string(key)
+                    switch value {
+                    case .u32(let v): u32(4); u32(v)
+                    case .bool(let v): u32(7); out.append(v ? 1 : 0)
+                    case .string(let s): u32(8); string(s)
+                    case .strings(let list): u32(9); u32(8); u64(UInt64(list.count)); list.forEach(string)
+                    case .int32s(let list): u32(9); u32(5); u64(UInt64(list.count)); list.forEach { u32(UInt32(bitPattern: $0)) }
+                    }
+                }
+                return out
+            }
+
+            /// A tiny byte-level vocabulary: every byte, plus "ab".
+            static func byteLevel(model: String = "gpt2", pre: String? = "gpt-2") -> GGUFWriter {
+                let alphabet = ByteLevelAlphabet.characters.map { String(Character(Unicode.Scalar($0)!)) }
+                var w = GGUFWriter()
+                w.entries = [("general.architecture", .string("gpt2")), ("gpt2.context_length", .u32(1024)),
+                             ("tokenizer.ggml.model", .string(model)),
+                             ("tokenizer.ggml.tokens", .strings(alphabet + ["ab"])),
+                             ("tokenizer.ggml.merges", .strings(["a b"]))]
+                if let pre { w.entries.append(("tokenizer.ggml.pre", .string(pre))) }
+                return w
+            }
+        }
+
+        static func write(_ bytes: [UInt8], name: String = "model.gguf") throws -> URL {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("openmodels-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let url = dir.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url
+        }
+
+        static func error(loading url: URL) -> String? {
+            do {
+                _ = try Tokenizer.load(contentsOf: url)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+
+        @Test func smallWrittenVocabularyWorks() throws {
+            let url = try Self.write(GGUFWriter.byteLevel().bytes())
+            let tokenizer = try Tokenizer.load(contentsOf: url)
+            #expect(tokenizer.encodeOrdinary("ab") == [256])
+            #expect(tokenizer.encodeOrdinary("ba") == [98, 97])
+            #expect(try GGUFFile(contentsOf: url).contextLength == 1024)
+        }
+
+        /// Every prefix of a real GGUF header: an error that says "truncated", never a crash.
+        @Test func truncatedGGUF() throws {
+            let full = [UInt8](try Data(contentsOf: OpenModelFixtures.ggufFolder.appendingPathComponent("ggml-vocab-qwen2.gguf")))
+            var cuts = [4, 5, 8, 12, 20, 23, 24, 30, 40, 100, 1000, 10_000, 100_000, 1_000_000, full.count - 1]
+            var random = RandomText(seed: 3)
+            for _ in 0..<20 { cuts.append(8 + random.int(full.count - 9)) }
+            for cut in cuts {
+                let url = try Self.write(Array(full[..<cut]))
+                let message = Self.error(loading: url)
+                #expect(message?.contains("truncated") == true, "cut at \(cut): \(message ?? "loaded")")
+            }
+        }
+
+        @Test func notAModelFile() throws {
+            for (name, bytes) in [("empty", [UInt8]()), ("text", Array("hello world\n".utf8)), ("binary", [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0]),
+                                  ("json array", Array("[1, 2]".utf8)), ("ggu", Array("GGU".utf8))] {
+                let url = try Self.write(bytes, name: name)
+                let message = Self.error(loading: url) ?? "loaded"
+                #expect(message.contains("not a tokenizer file") || message.contains("truncated") || message.contains("not a JSON object"), "\(name): \(message)")
+            }
+            let broken = try Self.write(Array("{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0".utf8), name: "tokenizer.json")
+            #expect(Self.error(loading: broken)?.contains("invalid JSON") == true)
+        }
+
+        @Test func unsupportedGGUFVersions() throws {
+            for (version, expected) in [(UInt32(1), "version 1"), (99, "version 99"), (UInt32(3).byteSwapped, "big-endian")] {
+                var w = GGUFWriter.byteLevel()
+                w.version = version
+                let message = Self.error(loading: try Self.write(w.bytes())) ?? "loaded"
+                #expect(message.contains(expected), "\(message)")
+            }
+        }
+
+        /// Tokenizers ContextKit does not implement are named.
+        @Test func unsupportedTokenizerKinds() throws {
+            for (model, name) in [("t5", "Unigram"), ("bert", "WordPiece"), ("rwkv", "RWKV"), ("mystery", "'mystery'")] {
+                let message = Self.error(loading: try Self.write(GGUFWriter.byteLevel(model: model).bytes())) ?? "loaded"
+                #expect(message.contains(name) && message.contains("does not implement"), "\(message)")
+            }
+            for (type, name) in [("Unigram", "Unigram"), ("WordPiece", "WordPiece"), ("WordLevel", "WordLevel")] {
+                let json = #"{"model": {"type": "\#(type)", "vocab": {"a": 0}}}"#
+                let message = Self.error(loading: try Self.write(Array(json.utf8), name: "tokenizer.json")) ?? "loaded"
+                #expect(message.contains(name) && message.contains("does not implement"), "\(message)")
+            }
+            let bert = #"{"normalizer": {"type": "BertNormalizer"}, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}"#
+            let message = Self.error(loading: try Self.write(Array(bert.utf8), name: "tokenizer.json")) ?? "loaded"
+            #expect(message.contains("BertNormalizer"), "\(message)")
+        }
+
+        @Test func unknownPreType() throws {
+            let message = Self.error(loading: try Self.write(GGUFWriter.byteLevel(pre: "brand-new-model").bytes())) ?? "loaded"
+            #expect(message.contains("'brand-new-model'") && message.contains("llama-bpe") && message.contains("qwen2"), "\(message)")
+            let custom = Self.error(loading: try Self.write(GGUFWriter.byteLevel(pre: "kimi-k2").bytes())) ?? "loaded"
+            #expect(custom.contains("kimi-k2") && custom.contains("custom code"), "\(custom)")
+        }
+
+        @Test func missingPieces() throws {
+            var noMerges = GGUFWriter.byteLevel()
+            noMerges.entries.removeAll { $0.0 == "tokenizer.ggml.merges" }
+            #expect(Self.error(loading: try Self.write(noMerges.bytes()))?.contains("tokenizer.ggml.merges") == true)
+            var noModel = GGUFWriter.byteLevel()
+            noModel.entries.removeAll { $0.0 == "tokenizer.ggml.model" }
+            #expect(Self.error(loading: try Self.write(noModel.bytes()))?.contains("tokenizer.ggml.model") == true)
+            var badTypes = GGUFWriter.byteLevel()
+            badTypes.entries.append(("tokenizer.ggml.token_type", .int32s([1, 1])))
+            #expect(Self.error(loading: try Self.write(badTypes.bytes()))?.contains("token_type") == true)
+        }
+    }
+}

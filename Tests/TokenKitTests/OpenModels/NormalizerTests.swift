@@ -1,0 +1,89 @@
+import CUTF8Proc
+import Foundation
+import Testing
+@testable import TokenKit
+
+extension OpenModels {
+    @Suite struct NormalizerTests {
+        static let texts: [String] = {
+            var texts: [String] = []
+            let folder = OpenModelFixtures.udhrFolder
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".txt") {
+                if let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) { texts.append(text) }
+            }
+            var random = RandomText(seed: 11)
+            for _ in 0..<4000 { texts.append(random.text()) }
+            return texts
+        }()
+
+        /// The reference is utf8proc run over the whole text at once: the
+        /// normalizer must give the same bytes while touching only what changes.
+        /// (Foundation's normalization on Linux is no reference: it leaves Hangul
+        /// LV+T uncomposed and does not reorder marks that come from a
+        /// compatibility decomposition.)
+        @Test(arguments: ["NFC", "NFD", "NFKC", "NFKD"])
+        func sameAsWholeTextUTF8Proc(_ form: String) {
+            let normalizer: Normalizer = ["NFC": .nfc, "NFD": .nfd, "NFKC": .nfkc, "NFKD": .nfkd][form]!
+            let flags: [String: [utf8proc_option_t]] = [
+                "NFC": [UTF8PROC_STABLE, UTF8PROC_COMPOSE], "NFD": [UTF8PROC_STABLE, UTF8PROC_DECOMPOSE],
+                "NFKC": [UTF8PROC_STABLE, UTF8PROC_COMPOSE, UTF8PROC_COMPAT], "NFKD": [UTF8PROC_STABLE, UTF8PROC_DECOMPOSE, UTF8PROC_COMPAT],
+            ]
+            let options = utf8proc_option_t(rawValue: flags[form]!.reduce(0) { $0 | $1.rawValue })
+            var differences: [String] = []
+            var changed = 0
+            for text in Self.texts {
+                var source = text
+                let expected = source.withUTF8 { b -> String in
+                    var out: UnsafeMutablePointer<UInt8>? = nil
+                    let n = utf8proc_map(b.baseAddress, b.count, &out, options)
+                    defer { free(out) }
+                    return String(decoding: UnsafeBufferPointer(start: out, count: max(n, 0)), as: UTF8.self)
+                }
+                var input = text
+                let (bytes, origins) = input.withUTF8 { b -> ([UInt8], [Int32]?) in
+                    guard let n = normalizer.apply(b.baseAddress!, from: 0, to: b.count) else { return (Array(b), nil) }
+                    return (n.bytes, n.origins)
+                }
+                if origins != nil { changed += 1 }
+                if let origins {
+                    #expect(origins.count == bytes.count + 1 && origins.last == Int32(text.utf8.count))
+                    #expect(zip(origins, origins.dropFirst()).allSatisfy { $0 <= $1 }, "origins go backwards")
+                }
+                if bytes != Array(expected.utf8) { differences.append(text.prefix(40).debugDescription) }
+            }
+            print("normalizer \(form): \(Self.texts.count) texts, \(changed) changed, \(differences.count) differ")
+            #expect(differences.count == 0, "\(differences.prefix(10))")
+        }
+
+        @Test func rewrites() {
+            func run(_ n: Normalizer, _ text: String) -> String {
+                var text = text
+                return text.withUTF8 { b in
+                    guard let base = b.baseAddress, let out = n.apply(base, from: 0, to: b.count) else { return String(decoding: b, as: UTF8.self) }
+                    return String(decoding: out.bytes, as: UTF8.self)
+                }
+            }
+            let metaSpace: Normalizer = .sequence([.prepend(Array("▁".utf8)), .replace(pattern: [0x20], content: Array("▁".utf8))])
+            #expect(run(metaSpace, "Hello world") == "▁Hello▁world")
+            #expect(run(metaSpace, "") == "")
+            #expect(run(.prefixSpace, "x") == " x")
+            #expect(run(.prefixSpace, " x") == " x")
+            #expect(run(.strip(left: true, right: true), " \t x y \n") == "x y")
+            #expect(run(.strip(left: false, right: true), "  x  ") == "  x")
+            #expect(run(.lowercase, "ÀB Σ") == "àb σ")
+            #expect(run(.replace(pattern: Array("ab".utf8), content: Array("x".utf8)), "aabab b") == "axx b")
+            #expect(run(.sequence([.nfkc, .lowercase]), "ＡＢﬁ") == "abfi")
+        }
+
+        /// Token ranges still point into the caller's text after normalization.
+        @Test func tokenRangesCoverTheOriginalText() throws {
+            let tokenizer = try Tokenizer.load(contentsOf: OpenModelFixtures.hfFolder.appendingPathComponent("claude-legacy.tokenizer.json"))
+            let text = "ﬁne ①②③ ｶﾀｶﾅ café\u{301} x"
+            var copy = text
+            let tokens = try copy.withUTF8 { try tokenizer.tokens(utf8: $0) }
+            #expect(tokens.first?.bytes.lowerBound == 0 && tokens.last?.bytes.upperBound == text.utf8.count)
+            #expect(zip(tokens, tokens.dropFirst()).allSatisfy { $0.bytes.upperBound == $1.bytes.lowerBound || $0.bytes.upperBound <= $1.bytes.lowerBound + 4 })
+            #expect(tokens.map(\.id) == tokenizer.encodeOrdinary(text))
+        }
+    }
+}

@@ -1,0 +1,336 @@
+"""Benchmarks ContextKit's tokenizer against tiktoken and bpe-openai, side by side.
+
+Run through bench/run, which builds the release binaries and the Python peers
+first. Every measurement alternates the implementations round by round on the
+same bytes; the first round is a warm-up and is dropped, the median of the
+rest is reported. tiktoken and bpe-openai run in this process (their Rust
+cores called directly), ContextKit in `tokbench`, which times the call itself
+after an in-process warm-up. Writes reports/bench.md and prints the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "scripts"))
+
+import corpora  # noqa: E402
+
+MB = 1_000_000
+ENCODINGS = ("cl100k_base", "o200k_base")
+CORPORA = ("en", "cjk", "code")
+CORPUS_NAMES = {"en": "English prose", "cjk": "CJK text", "code": "source code"}
+
+
+class Peers:
+    """tiktoken and bpe-openai, loaded once per encoding."""
+
+    def __init__(self) -> None:
+        import tiktoken
+        import tiktoken_encodings
+        from bpe_openai import _bindings as bpe
+
+        import bpe_openai
+
+        self.tiktoken_version = tiktoken.__version__
+        self.bpe_version = bpe_openai.__version__
+        self._tiktoken = {name: tiktoken_encodings.load(name) for name in ENCODINGS}
+        self._bpe = {name: bpe.tokenizer_for_encoding(name) for name in ENCODINGS}
+
+    def run(self, peer: str, mode: str, encoding: str, text: str) -> tuple[float, int]:
+        if peer == "tiktoken":
+            encode = self._tiktoken[encoding].encode_ordinary
+            start = time.perf_counter()
+            n = len(encode(text))
+        else:
+            tokenizer = self._bpe[encoding]
+            call = tokenizer.count if mode == "count" else tokenizer.encode
+            start = time.perf_counter()
+            result = call(text)
+            n = result if mode == "count" else len(result)
+        return time.perf_counter() - start, n
+
+
+class Runner:
+    def __init__(self, bin_dir: Path, rounds: int, peers: Peers) -> None:
+        self.tokbench = bin_dir / "tokbench"
+        self.tokcount = bin_dir / "tokcount"
+        self.rounds = rounds
+        self.peers = peers
+
+    def contextkit(self, mode: str, encoding: str, path: Path) -> tuple[float, int]:
+        out = subprocess.run([str(self.tokbench), encoding, mode, "2", str(path)], check=True, capture_output=True, text=True).stdout
+        last = json.loads(out.strip().splitlines()[-1])
+        return last["seconds"], last["tokens"]
+
+    def measure(self, encoding: str, path: Path, contenders: list[tuple[str, str]]) -> dict[tuple[str, str], dict]:
+        """Median seconds and the token counts seen, per (implementation, mode), rounds alternating.
+
+        A peer that fails on an input (tiktoken's regex overflows its stack on
+        some adversarial inputs) is dropped from the later rounds and reported
+        with its error instead of a time.
+        """
+        text = path.read_text(encoding="utf-8")
+        times: dict = {c: [] for c in contenders}
+        counts: dict = {c: set() for c in contenders}
+        errors: dict = {}
+        for r in range(self.rounds + 1):
+            order = contenders[r % len(contenders):] + contenders[: r % len(contenders)]
+            for who, mode in order:
+                if (who, mode) in errors:
+                    continue
+                try:
+                    if who == "contextkit":
+                        seconds, n = self.contextkit(mode, encoding, path)
+                    else:
+                        seconds, n = self.peers.run(who, mode, encoding, text)
+                except BaseException as error:  # a Rust panic arrives as BaseException
+                    if who == "contextkit" or isinstance(error, KeyboardInterrupt):
+                        raise
+                    errors[(who, mode)] = f"failed: {type(error).__name__}: {str(error).splitlines()[0][:80] if str(error) else ''}"
+                    continue
+                counts[(who, mode)].add(n)
+                if r > 0:
+                    times[(who, mode)].append(seconds)
+        size = path.stat().st_size
+        return {c: {"error": errors[c]} if c in errors else
+                {"seconds": statistics.median(times[c]), "tokens": counts[c], "bytes": size} for c in contenders}
+
+    def process(self, args: list[str], env: dict | None = None) -> tuple[float, int, str]:
+        """Wall time, peak RSS (KB) and stdout of one process run."""
+        start = time.perf_counter()
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        out = proc.stdout.read().decode()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        if status != 0:
+            raise RuntimeError(f"{args[0]} exited with status {status >> 8}")
+        return wall, usage.ru_maxrss, out
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def tokcount_tokens(out: str) -> int:
+    return json.loads(out)["total"]["tokens"]
+
+
+def mbps(r: dict) -> float:
+    return r["bytes"] / r["seconds"] / MB
+
+
+def tps(r: dict) -> float:
+    return next(iter(r["tokens"])) / r["seconds"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--bin", type=Path, required=True, help="folder with the release tokbench and tokcount")
+    parser.add_argument("--cache", type=Path, required=True, help="folder for the generated corpora")
+    parser.add_argument("--rounds", type=int, default=5, help="measured rounds after the warm-up (at least 5)")
+    parser.add_argument("--report", type=Path, default=REPO / "reports" / "bench.md")
+    args = parser.parse_args()
+    rounds = max(5, args.rounds)
+
+    load_before = load_average()
+    print(f"load average before: {load_before}", flush=True)
+    paths = corpora.make(args.cache)
+    peers = Peers()
+    runner = Runner(args.bin, rounds, peers)
+    targets: list[tuple[str, str, bool]] = []
+    disagreements: list[str] = []
+
+    def check_counts(label: str, results: dict) -> None:
+        ran = {c: r for c, r in results.items() if "error" not in r}
+        seen = set().union(*(r["tokens"] for r in ran.values()))
+        if len(seen) != 1:
+            disagreements.append(f"{label}: " + ", ".join(f"{w} {m} {sorted(r['tokens'])}" for (w, m), r in ran.items()))
+
+    def ratio(a: dict, b: dict) -> str:
+        return f"{mbps(a) / mbps(b):.2f}×" if "error" not in b else ""
+
+    # Throughput on the three corpora.
+    lines = ["| encoding | corpus | implementation | MB/s | Mtokens/s | ContextKit count / this | ContextKit encode / this |",
+             "|---|---|---|---:|---:|---:|---:|"]
+    throughput_contenders = [("tiktoken", "encode"), ("bpe", "count"), ("bpe", "encode"), ("contextkit", "count"), ("contextkit", "encode")]
+    names = {("tiktoken", "encode"): f"tiktoken {peers.tiktoken_version} encode_ordinary",
+             ("bpe", "count"): f"bpe-openai {peers.bpe_version} count",
+             ("bpe", "encode"): f"bpe-openai {peers.bpe_version} encode",
+             ("contextkit", "count"): "**ContextKit count**", ("contextkit", "encode"): "**ContextKit encode**"}
+    for encoding in ENCODINGS:
+        for corpus in CORPORA:
+            print(f"throughput {encoding} {corpus} ...", flush=True)
+            results = runner.measure(encoding, paths[corpus], throughput_contenders)
+            check_counts(f"{encoding} {corpus}", results)
+            ck_count, ck_encode = results[("contextkit", "count")], results[("contextkit", "encode")]
+            for c in throughput_contenders:
+                r = results[c]
+                if "error" in r:
+                    lines.append(f"| {encoding} | {CORPUS_NAMES[corpus]} | {names[c]} | {r['error']} | | | |")
+                    continue
+                mine = c[0] == "contextkit"
+                lines.append(f"| {encoding} | {CORPUS_NAMES[corpus]} | {names[c]} | {mbps(r):.1f} | {tps(r) / 1e6:.2f} | "
+                             f"{'' if mine else ratio(ck_count, r)} | {'' if mine else ratio(ck_encode, r)} |")
+
+            def target(label: str, mine: dict, peer: dict, need: float) -> None:
+                if "error" in peer:
+                    targets.append((label, f"peer {peer['error']}", False))
+                    return
+                r = mbps(mine) / mbps(peer)
+                targets.append((label, f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(peer):.1f} MB/s)", r >= need))
+
+            need = 2.0 if corpus == "en" else 1.5
+            target(f"{encoding}, {CORPUS_NAMES[corpus]}: count ≥ {need}× bpe-openai count", ck_count, results[("bpe", "count")], need)
+            if corpus == "en":
+                target(f"{encoding}, {CORPUS_NAMES[corpus]}: count ≥ 5× tiktoken", ck_count, results[("tiktoken", "encode")], 5)
+            target(f"{encoding}, {CORPUS_NAMES[corpus]}: encode ≥ bpe-openai encode", ck_encode, results[("bpe", "encode")], 1)
+    throughput_table = lines
+
+    # Adversarial inputs: does doubling the input at most double the time?
+    lines = ["| encoding | input | implementation | 1 MiB (ms) | 2 MiB (ms) | 2 MiB / 1 MiB |", "|---|---|---|---:|---:|---:|"]
+    adversarial_contenders = [("tiktoken", "encode"), ("bpe", "count"), ("contextkit", "count"), ("contextkit", "encode")]
+    for encoding in ENCODINGS:
+        for kind in corpora.ADVERSARIAL_KINDS:
+            print(f"adversarial {encoding} {kind} ...", flush=True)
+            small = runner.measure(encoding, paths[f"adv-{kind}-1m"], adversarial_contenders)
+            large = runner.measure(encoding, paths[f"adv-{kind}-2m"], adversarial_contenders)
+            check_counts(f"{encoding} {kind} 1 MiB", small)
+            check_counts(f"{encoding} {kind} 2 MiB", large)
+            for c in adversarial_contenders:
+                if "error" in small[c] or "error" in large[c]:
+                    lines.append(f"| {encoding} | {kind} | {names[c]} | {small[c].get('error', '')} | {large[c].get('error', '')} | |")
+                    continue
+                growth = large[c]["seconds"] / small[c]["seconds"]
+                lines.append(f"| {encoding} | {kind} | {names[c]} | {small[c]['seconds'] * 1e3:.1f} | {large[c]['seconds'] * 1e3:.1f} | {growth:.2f}× |")
+                if c[0] == "contextkit":
+                    targets.append((f"{encoding}, {kind}: {c[1]} linear (2 MiB ≤ 2.2× the time of 1 MiB)", f"{growth:.2f}×", growth <= 2.2))
+    adversarial_table = lines
+
+    # Process start to exit on a 1 KB file, and peak memory.
+    print("start-up ...", flush=True)
+    small_file = str(paths["en-1k"])
+    lines = []
+    if runner.tokcount.exists():
+        command = [str(runner.tokcount), "-e", "cl100k_base", small_file]
+        with tempfile.TemporaryDirectory() as empty:
+            cold, cold_rss, _ = runner.process(command, env={**os.environ, "CONTEXTKIT_CACHE": empty})
+        for _ in range(3):
+            runner.process(command)
+        walls, rss = [], []
+        for _ in range(max(20, rounds)):
+            wall, peak, _ = runner.process(command)
+            walls.append(wall)
+            rss.append(peak)
+        wall = statistics.median(walls)
+        lines.append(f"| `tokcount -e cl100k_base` on 1 KB, prepared vocabulary cached | {wall * 1e3:.1f} ms | {max(rss) / 1024:.1f} MB |")
+        lines.append(f"| the same, first run on a machine (builds the cache) | {cold * 1e3:.1f} ms | {cold_rss / 1024:.1f} MB |")
+        targets.append(("`tokcount` on a 1 KB file, process start to exit < 50 ms", f"{wall * 1e3:.1f} ms (median of {len(walls)})", wall < 0.050))
+        targets.append(("peak RSS < 64 MB with cl100k loaded", f"{max(rss) / 1024:.1f} MB (largest of {len(walls)} runs)", max(rss) < 64 * 1024))
+    else:
+        targets.append(("`tokcount` on a 1 KB file, process start to exit < 50 ms", "tokcount was not built", False))
+        targets.append(("peak RSS < 64 MB with cl100k loaded", "tokcount was not built", False))
+    script = ("import sys; sys.path.insert(0, sys.argv[2]); import tiktoken_encodings as t; "
+              "print(len(t.load('cl100k_base').encode_ordinary(open(sys.argv[1], encoding='utf-8').read())))")
+    command = [sys.executable, "-c", script, small_file, str(REPO / "scripts")]
+    runner.process(command)
+    samples = [runner.process(command) for _ in range(5)]
+    lines.append(f"| tiktoken {peers.tiktoken_version}: python, import, load cl100k, encode 1 KB | {statistics.median(s[0] for s in samples) * 1e3:.1f} ms | {max(s[1] for s in samples) / 1024:.1f} MB |")
+    startup_table = ["| what | wall time (median) | peak RSS |", "|---|---:|---:|"] + lines
+
+    # Multi-core: one 100 MB file on one and on two threads.
+    print("multi-core ...", flush=True)
+    lines = ["| threads | seconds (median) | MB/s | tokens |", "|---:|---:|---:|---:|"]
+    if runner.tokcount.exists():
+        big = str(paths["big"])
+        results: dict[int, list] = {1: [], 2: []}
+        counts: dict[int, set] = {1: set(), 2: set()}
+        for r in range(min(rounds, 5) + 1):
+            for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
+                wall, _, out = runner.process([str(runner.tokcount), "-e", "cl100k_base", "-j", str(jobs), "--json", big])
+                counts[jobs].add(tokcount_tokens(out))
+                if r > 0:
+                    results[jobs].append(wall)
+        one, two = statistics.median(results[1]), statistics.median(results[2])
+        for jobs, seconds in ((1, one), (2, two)):
+            lines.append(f"| {jobs} | {seconds:.3f} | {corpora.BIG_SIZE / seconds / MB:.1f} | {', '.join(map(str, sorted(counts[jobs])))} |")
+        _, reference = runner.contextkit("count", "cl100k_base", paths["big"])
+        same = counts[1] == counts[2] == {reference}
+        targets.append(("100 MB on 2 cores ≥ 1.8× one core, identical count", f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s), counts {'identical' if same else 'DIFFER'}", one / two >= 1.8 and same))
+    else:
+        targets.append(("100 MB on 2 cores ≥ 1.8× one core, identical count", "tokcount was not built", False))
+    multicore_table = lines
+
+    targets.append(("token counts agree across implementations on every input", "all agree" if not disagreements else "; ".join(disagreements), not disagreements))
+    load_after = load_average()
+
+    report = [
+        "# Tokenizer speed: ContextKit against tiktoken and bpe-openai",
+        "",
+        "Generated by `bench/run` (do not edit by hand). Single thread unless said otherwise; MB = 10^6 bytes;",
+        f"each figure is the median of {rounds} rounds after a warm-up round, the implementations alternating",
+        "round by round on the same bytes. tiktoken and bpe-openai run in-process from Python (their Rust cores",
+        "called directly); ContextKit runs in `tokbench`, which times `count(utf8:)` / `encodeOrdinary(utf8:)`",
+        "after an in-process warm-up.",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}; {platform.platform()}.",
+        f"Load average (1, 5, 15 min) before: {load_before}; after: {load_after}.",
+        f"Corpora (`bench/corpora.py`, cached under `{args.cache}`): English prose {corpora.SIZES['en'] // MB} MB, CJK text",
+        f"{corpora.SIZES['cjk'] // MB} MB, source code {corpora.SIZES['code'] // MB} MB; adversarial one letter, spaces and random base64 at 1 and 2 MiB;",
+        f"{corpora.BIG_SIZE // MB} MB of English for the multi-core run.",
+        "",
+        "## Targets",
+        "",
+        "| target | measured | |",
+        "|---|---|---|",
+        *[f"| {t} | {m} | {'met' if ok else '**shortfall**'} |" for t, m, ok in targets],
+        "",
+        "## Throughput",
+        "",
+        *throughput_table,
+        "",
+        "## Adversarial inputs",
+        "",
+        *adversarial_table,
+        "",
+        "## Start-up and memory",
+        "",
+        *startup_table,
+        "",
+        "## Multi-core (`tokcount -j N`)",
+        "",
+        *multicore_table,
+        "",
+    ]
+    text = "\n".join(report)
+    args.report.parent.mkdir(parents=True, exist_ok=True)
+    args.report.write_text(text)
+    print(text)
+    print(f"wrote {args.report}")
+    return 0
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""The benchmark corpora, made deterministically from text found on the machine.
+
+Nothing here is downloaded: English prose is a word-level Markov chain over
+the project's English corpus, the UDHR, the licence texts Debian ships and
+Python's own documentation (pydoc_data); CJK text is a character-level chain
+over the project's Chinese, Japanese and Korean corpora and the UDHR in those
+languages; code is Python's standard library followed by C headers. The
+chains make text with the statistics of real prose without repeating it, so no
+tokenizer can win by caching pieces. Adversarial inputs are one letter
+repeated, spaces, and seeded random base64. Files are cached in
+`<cache>/corpora-v<VERSION>` and made again only when missing.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import re
+import sysconfig
+from collections import defaultdict
+from pathlib import Path
+
+VERSION = 1
+MB = 1_000_000
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "data"
+
+SIZES = {"en": 10 * MB, "cjk": 2 * MB, "code": 5 * MB}
+ADVERSARIAL_SIZES = (1 << 20, 2 << 20)
+ADVERSARIAL_KINDS = ("letter", "spaces", "base64")
+BIG_SIZE = 100 * MB
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _english_sources() -> list[str]:
+    texts = [_read(REPO / "corpora" / "prose" / "en.txt"), _read(SHARED / "udhr" / "eng.txt")]
+    licenses = Path("/usr/share/common-licenses")
+    for name in ("GPL-3", "LGPL-2.1", "Apache-2.0", "GFDL-1.3", "MPL-2.0", "Artistic", "CC0-1.0"):
+        texts.append(_read(licenses / name))
+    try:
+        from pydoc_data.topics import topics
+
+        texts.extend(topics[k] for k in sorted(topics))
+    except ImportError:
+        pass
+    return [t for t in texts if t]
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [re.sub(r"\s+", " ", p).strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+
+
+def english(size: int, seed: int = 1) -> str:
+    """Paragraphs from an order-2 word chain, one paragraph a line, blank line between."""
+    chain: dict[tuple[str, str], list[str]] = defaultdict(list)
+    starts: list[tuple[str, str]] = []
+    for text in _english_sources():
+        for paragraph in _paragraphs(text):
+            words = paragraph.split(" ")
+            if len(words) < 3:
+                continue
+            starts.append((words[0], words[1]))
+            for a, b, c in zip(words, words[1:], words[2:] + ["\n"]):
+                chain[(a, b)].append(c)
+    rng = random.Random(seed)
+    out: list[str] = []
+    total = 0
+    while total < size:
+        a, b = rng.choice(starts)
+        words = [a, b]
+        while len(words) < 400:
+            nxt = rng.choice(chain.get((a, b), ["\n"]))
+            if nxt == "\n":
+                break
+            words.append(nxt)
+            a, b = b, nxt
+        paragraph = " ".join(words) + "\n\n"
+        out.append(paragraph)
+        total += len(paragraph.encode())
+    return "".join(out)
+
+
+CJK_LANGUAGES = {  # language: (project corpus, UDHR file, share of paragraphs)
+    "zh-Hans": ("zh-Hans.txt", "cmn_hans.txt", 4),
+    "zh-Hant": ("zh-Hant.txt", "cmn_hant.txt", 2),
+    "ja": ("ja.txt", "jpn.txt", 3),
+    "ko": ("ko.txt", "kor.txt", 1),
+}
+
+
+def cjk(size: int, seed: int = 2) -> str:
+    """Paragraphs from an order-3 character chain per language, languages mixed by share."""
+    order = 3
+    models = {}
+    for language, (corpus, udhr, _) in CJK_LANGUAGES.items():
+        paragraphs = _paragraphs(_read(REPO / "corpora" / "prose" / corpus)) + _paragraphs(_read(SHARED / "udhr" / udhr))
+        chain: dict[str, list[str]] = defaultdict(list)
+        starts, lengths = [], []
+        for p in paragraphs:
+            if len(p) <= order:
+                continue
+            starts.append(p[:order])
+            lengths.append(len(p))
+            for i in range(len(p) - order):
+                chain[p[i : i + order]].append(p[i + order])
+        models[language] = (chain, starts, lengths)
+    rng = random.Random(seed)
+    weighted = [language for language, (_, _, share) in CJK_LANGUAGES.items() for _ in range(share)]
+    out: list[str] = []
+    total = 0
+    while total < size:
+        chain, starts, lengths = models[rng.choice(weighted)]
+        text = rng.choice(starts)
+        target = rng.choice(lengths)
+        while len(text) < target:
+            options = chain.get(text[-order:])
+            if not options:
+                break
+            text += rng.choice(options)
+        paragraph = text + "\n\n"
+        out.append(paragraph)
+        total += len(paragraph.encode())
+    return "".join(out)
+
+
+def code(size: int) -> str:
+    """Python's standard library (about 70%), then C headers, whole files in name order."""
+    files = sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))
+    headers = sorted(Path("/usr/include").glob("*.h"))
+    out: list[str] = []
+    total = 0
+    for group, share in ((files, 0.7), (headers, 1.0), (sorted(Path(sysconfig.get_paths()["stdlib"]).rglob("*.py")), 1.0)):
+        for path in group:
+            if total >= size * share:
+                break
+            text = _read(path)
+            if text:
+                out.append(text)
+                total += len(text.encode())
+    return "".join(out)
+
+
+def adversarial(kind: str, size: int) -> str:
+    if kind == "letter":
+        return "a" * size
+    if kind == "spaces":
+        return " " * size
+    rng = random.Random(3)
+    return base64.b64encode(rng.randbytes(size * 3 // 4 + 3)).decode()[:size]
+
+
+def _trim(text: str, size: int) -> bytes:
+    """The text's first `size` bytes, cut back to a character boundary."""
+    data = text.encode()[:size]
+    return data.decode("utf-8", errors="ignore").encode()
+
+
+def make(cache: Path) -> dict[str, Path]:
+    """Every corpus file, made if missing: en, cjk, code, adv-<kind>-<size>, big, en-1k."""
+    folder = cache / f"corpora-v{VERSION}"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+
+    def ensure(name: str, build) -> Path:
+        path = folder / f"{name}.txt"
+        if not path.exists():
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(build())
+            tmp.rename(path)
+        paths[name] = path
+        return path
+
+    ensure("en", lambda: _trim(english(SIZES["en"] + 4096), SIZES["en"]))
+    ensure("cjk", lambda: _trim(cjk(SIZES["cjk"] + 4096), SIZES["cjk"]))
+    ensure("code", lambda: _trim(code(SIZES["code"] + 4096), SIZES["code"]))
+    for kind in ADVERSARIAL_KINDS:
+        for size in ADVERSARIAL_SIZES:
+            ensure(f"adv-{kind}-{size >> 20}m", lambda kind=kind, size=size: _trim(adversarial(kind, size), size))
+    ensure("en-1k", lambda: _trim(paths["en"].read_text(encoding="utf-8")[:2000], 1000))
+    ensure("big", lambda: (paths["en"].read_bytes() * (BIG_SIZE // SIZES["en"]))[:BIG_SIZE])
+    return paths

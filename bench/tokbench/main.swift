@@ -1,0 +1,29 @@
+import Foundation
+import TokenKit
+
+// Times TokenKit in-process on files, for bench/run. Prints one JSON line per
+// file and repetition: {"file", "encoding", "mode", "seconds", "tokens", "bytes"}.
+// Usage: tokbench ENCODING count|encode REPEATS FILE...
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 5, let repeats = Int(arguments[3]), ["count", "encode"].contains(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: tokbench ENCODING count|encode REPEATS FILE...\n".utf8))
+    exit(2)
+}
+let tokenizer = try Tokenizer.named(arguments[1])
+let mode = arguments[2]
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+for path in arguments[4...] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let bytes = [UInt8](data)
+    for _ in 0..<repeats {
+        let start = now()
+        let tokens = bytes.withUnsafeBufferPointer { buffer in
+            mode == "count" ? tokenizer.count(utf8: buffer) : tokenizer.encodeOrdinary(utf8: buffer).count
+        }
+        let seconds = now() - start
+        print("{\"file\":\"\(path)\",\"encoding\":\"\(arguments[1])\",\"mode\":\"\(mode)\",\"seconds\":\(seconds),\"tokens\":\(tokens),\"bytes\":\(bytes.count)}")
+    }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Writes small, valid model files for the gguf and tokenizer-json fuzz targets
+to start from (the real ones are megabytes; the fuzzer works best on a few KB).
+
+    scripts/fuzz/seeds.py gguf DIR
+    scripts/fuzz/seeds.py tokenizer-json DIR
+"""
+import json
+import struct
+import sys
+from pathlib import Path
+
+
+def byte_level_alphabet():
+    """GPT-2's map from bytes to printable characters (printable bytes map to themselves)."""
+    keep = list(range(0x21, 0x7F)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    mapping, extra = {}, 0
+    for b in range(256):
+        if b in keep:
+            mapping[b] = chr(b)
+        else:
+            mapping[b] = chr(256 + extra)
+            extra += 1
+    return mapping
+
+
+def merges():
+    """A few merges over the byte-level alphabet, each producing a new token."""
+    pairs = [("Ġ", "t"), ("h", "e"), ("Ġt", "he"), ("i", "n"), ("Ġ", "w"), ("o", "r"), ("Ġw", "or"), ("l", "d"), ("Ġwor", "ld"),
+             ("e", "l"), ("el", "l"), ("H", "ell"), ("Hell", "o")]
+    return pairs
+
+
+def gguf_string(s):
+    b = s.encode()
+    return struct.pack("<Q", len(b)) + b
+
+
+def gguf(path, model, tokens, scores=None, types=None, extra=()):
+    kv = []
+
+    def put(key, type_id, payload):
+        kv.append(gguf_string(key) + struct.pack("<I", type_id) + payload)
+
+    put("general.architecture", 8, gguf_string("llama"))
+    put("llama.context_length", 4, struct.pack("<I", 2048))
+    put("tokenizer.ggml.model", 8, gguf_string(model))
+    put("tokenizer.ggml.tokens", 9, struct.pack("<IQ", 8, len(tokens)) + b"".join(gguf_string(t) for t in tokens))
+    if scores is not None:
+        put("tokenizer.ggml.scores", 9, struct.pack("<IQ", 6, len(scores)) + b"".join(struct.pack("<f", s) for s in scores))
+    if types is not None:
+        put("tokenizer.ggml.token_type", 9, struct.pack("<IQ", 5, len(types)) + b"".join(struct.pack("<i", t) for t in types))
+    for key, type_id, payload in extra:
+        put(key, type_id, payload)
+    header = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kv))
+    path.write_bytes(header + b"".join(kv))
+
+
+def write_gguf(folder):
+    alphabet = byte_level_alphabet()
+    tokens = [alphabet[b] for b in range(256)] + ["".join(p) for p in merges()]
+    merge_list = [f"{a} {b}" for a, b in merges()]
+    extra = [("tokenizer.ggml.merges", 9, struct.pack("<IQ", 8, len(merge_list)) + b"".join(gguf_string(m) for m in merge_list)),
+             ("tokenizer.ggml.pre", 8, gguf_string("gpt-2"))]
+    gguf(folder / "byte-level-bpe.gguf", "gpt2", tokens, types=[1] * len(tokens), extra=extra)
+
+    pieces = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)] + ["▁", "▁the", "▁world", "he", "llo", "▁he", "▁hello"]
+    scores = [0.0] * 259 + [-1.0, -2.0, -3.0, -4.0, -5.0, -6.0, -7.0]
+    types = [2, 3, 3] + [6] * 256 + [1] * 7
+    gguf(folder / "sentencepiece.gguf", "llama", pieces, scores=scores, types=types,
+         extra=[("tokenizer.ggml.bos_token_id", 4, struct.pack("<I", 1)), ("tokenizer.ggml.eos_token_id", 4, struct.pack("<I", 2))])
+
+
+def write_tokenizer_json(folder):
+    alphabet = byte_level_alphabet()
+    vocab = {alphabet[b]: b for b in range(256)}
+    for a, b in merges():
+        vocab[a + b] = len(vocab)
+    byte_level = {
+        "version": "1.0", "truncation": None, "padding": None,
+        "added_tokens": [{"id": len(vocab), "content": "<|endoftext|>", "single_word": False, "lstrip": False, "rstrip": False,
+                          "normalized": False, "special": True}],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None, "end_of_word_suffix": None,
+                  "fuse_unk": False, "byte_fallback": False, "ignore_merges": False, "vocab": vocab,
+                  "merges": [f"{a} {b}" for a, b in merges()]},
+    }
+    (folder / "byte-level.tokenizer.json").write_text(json.dumps(byte_level, ensure_ascii=False, indent=1))
+
+    pieces = {"<unk>": 0, "<s>": 1, "</s>": 2}
+    for b in range(256):
+        pieces[f"<0x{b:02X}>"] = len(pieces)
+    for p in ["▁", "h", "e", "l", "o", "he", "ll", "▁he", "llo", "▁hello"]:
+        pieces[p] = len(pieces)
+    sentencepiece = {
+        "version": "1.0", "added_tokens": [],
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+        "pre_tokenizer": None,
+        "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "}, {"type": "ByteFallback"}, {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+        "model": {"type": "BPE", "unk_token": "<unk>", "byte_fallback": True, "fuse_unk": True, "vocab": pieces,
+                  "merges": ["h e", "l l", "▁ he", "ll o", "▁he llo"]},
+    }
+    (folder / "sentencepiece.tokenizer.json").write_text(json.dumps(sentencepiece, ensure_ascii=False, indent=1))
+
+
+if __name__ == "__main__":
+    kind, folder = sys.argv[1], Path(sys.argv[2])
+    folder.mkdir(parents=True, exist_ok=True)
+    {"gguf": write_gguf, "tokenizer-json": write_tokenizer_json}[kind](folder)

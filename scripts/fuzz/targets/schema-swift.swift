@@ -1,0 +1,17 @@
+// libFuzzer entry: every input goes through ContextKitFuzzProperties.schemaSwift.
+
+/// Loads what every input needs before fuzzing, so that the per-input
+/// time-out measures the code under test, not the first load.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+    _ = ContextKitFuzzProperties.settings
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    if let failure = ContextKitFuzzProperties.schemaSwift(Array(UnsafeBufferPointer(start: data, count: size))) {
+        fatalError("fuzz property failed: \(failure)")
+    }
+    return 0
+}
