@@ -35,7 +35,7 @@ public struct ExtractiveBackend: LanguageModelBackend {
 
         func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<ResponseSnapshot, any Error> {
             let summariser = self.summariser
-            return AsyncThrowingStream { continuation in
+            return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
                 let task = Task {
                     let summary = summariser.summarise(request.prompt)
                     let answer = request.schema == nil ? summary.text : summary.json

@@ -20,8 +20,11 @@ final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendabl
 
     /// Sends `request`; the stream ends with the response, throws the
     /// network's error, and cancels the request when its consumer goes away.
+    /// `http://` goes over `PlainHTTPConnection` (see there why), anything
+    /// else over URLSession.
     static func open(_ request: URLRequest) -> AsyncThrowingStream<Part, any Error> {
-        AsyncThrowingStream { continuation in
+        if request.url?.scheme?.lowercased() == "http" { return PlainHTTPConnection.open(request) }
+        return AsyncThrowingStream { continuation in
             let delegate = HTTPByteStream(continuation)
             // A session per request: the session holds its delegate until invalidated.
             let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)

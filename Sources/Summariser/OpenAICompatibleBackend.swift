@@ -72,7 +72,7 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         let url = client.modelsURL
         let (status, body): (Int, Data)
         do {
-            (status, body) = try await get(url, timeout: min(configuration.requestTimeout, 10))
+            (status, body) = try await get(url, timeout: probeTimeout)
         } catch {
             return .unavailable(.unreachable(url: configuration.baseURL.absoluteString, detail: Self.describe(error)))
         }
@@ -99,12 +99,12 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     public func contextSize() async -> Int? {
         var root = configuration.baseURL
         if root.path.hasSuffix("/v1") || root.path.hasSuffix("/v1/") { root.deleteLastPathComponent() }
-        if let (status, body) = try? await get(root.appendingPathComponent("props"), timeout: 10), status == 200,
+        if let (status, body) = try? await get(root.appendingPathComponent("props"), timeout: probeTimeout), status == 200,
            let json = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
             let settings = json["default_generation_settings"] as? [String: Any]
             if let n = (settings?["n_ctx"] as? Int) ?? (json["n_ctx"] as? Int), n > 0 { return n }
         }
-        if let (status, body) = try? await get(client.modelsURL, timeout: 10), status == 200,
+        if let (status, body) = try? await get(client.modelsURL, timeout: probeTimeout), status == 200,
            let json = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
            let models = json["data"] as? [[String: Any]] {
             let model = models.first { configuration.model == nil || $0["id"] as? String == configuration.model } ?? models.first
@@ -113,12 +113,34 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         return nil
     }
 
+    /// Seconds an availability or window probe may take in all.
+    var probeTimeout: TimeInterval { min(configuration.requestTimeout, 10) }
+
+    /// A small GET: all of it within `timeout` seconds, at most `getBodyLimit` bytes.
     private func get(_ url: URL, timeout: TimeInterval) async throws -> (Int, Data) {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        if let key = configuration.apiKey { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let request: URLRequest = {
+            var request = URLRequest(url: url, timeoutInterval: timeout)
+            if let key = configuration.apiKey { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+            return request
+        }()
+        return try await Self.within(seconds: timeout, orThrow: .transport("\(url.absoluteString) did not answer within \(Int(timeout)) s", status: nil)) {
+            var status = 0
+            var body = Data()
+            for try await part in HTTPByteStream.open(request) {
+                switch part {
+                case .status(let code): status = code
+                case .body(let data):
+                    body.append(data)
+                    if body.count > Self.getBodyLimit {
+                        throw GenerationError.transport("\(url.absoluteString) sent more than \(Self.getBodyLimit) bytes", status: nil)
+                    }
+                }
+            }
+            return (status, body)
+        }
     }
+
+    static let getBodyLimit = 1 << 20
 
     public func makeSession(instructions: String) -> any LanguageModelSession {
         Session(backend: self, instructions: instructions)
@@ -138,7 +160,8 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
 
         func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<ResponseSnapshot, any Error> {
             let backend = self.backend, instructions = self.instructions
-            return AsyncThrowingStream { continuation in
+            // Snapshots are cumulative, so a slow consumer loses nothing by seeing only the newest.
+            return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
                 let task = Task {
                     do {
                         try await backend.withDeadline {
@@ -157,14 +180,22 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     /// Runs `body`, failing it when `totalTimeout` passes first.
     func withDeadline(_ body: @escaping @Sendable () async throws -> Void) async throws {
         let seconds = configuration.totalTimeout
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        _ = try await Self.within(seconds: seconds, orThrow: .transport("no complete answer within \(Int(seconds)) s (the total time-out)", status: nil)) {
+            try await body()
+        }
+    }
+
+    /// `body`'s result, or `error` once `seconds` have passed (`body` is then cancelled).
+    static func within<T: Sendable>(seconds: TimeInterval, orThrow error: GenerationError,
+                                    _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: .seconds(seconds))
-                throw GenerationError.transport("no complete answer within \(Int(seconds)) s (the total time-out)", status: nil)
+                throw error
             }
             defer { group.cancelAll() }
-            try await group.next()
+            return try await group.next()!!
         }
     }
 
@@ -244,19 +275,22 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         var status = 0
         var errorBody = Data()
         var parser = ServerSentEventParser()
-        var answer = StreamedAnswer()
+        var answer = StreamedAnswer(limit: maxTokens * Self.bytesPerTokenLimit + 4096)
         do {
-            for try await part in HTTPByteStream.open(urlRequest) {
+            reading: for try await part in HTTPByteStream.open(urlRequest) {
                 switch part {
                 case .status(let code):
                     status = code
                 case .body(let data):
-                    guard (200..<300).contains(status) else { errorBody.append(data); continue }
-                    for event in parser.feed(data) {
-                        if let snapshot = try answer.take(event), !snapshot.content.isEmpty || snapshot.isComplete {
-                            continuation.yield(snapshot)
-                        }
+                    guard (200..<300).contains(status) else {
+                        errorBody.append(data.prefix(Self.errorBodyLimit - errorBody.count))
+                        if errorBody.count >= Self.errorBodyLimit { break reading }  // enough to quote; stop reading
+                        continue
                     }
+                    // One snapshot per network read, however many events it held.
+                    var grew = false
+                    for event in parser.feed(data) { grew = try answer.take(event) || grew }
+                    if grew { continuation.yield(ResponseSnapshot(content: answer.content)) }
                 }
             }
         } catch let error as GenerationError {
@@ -269,19 +303,28 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         continuation.yield(try answer.finish(schema: schema, maxTokens: maxTokens))
     }
 
+    /// No token decodes to more bytes than this (the longest in common
+    /// vocabularies are runs of spaces): an answer longer than max_tokens
+    /// times this is a server gone wrong, not a summary.
+    static let bytesPerTokenLimit = 128
+    /// Error bodies are read this far, enough to quote.
+    static let errorBodyLimit = 65536
+
     /// What the stream has said so far.
     struct StreamedAnswer {
+        /// Bytes of content beyond which the answer is refused.
+        let limit: Int
         var content = ""
         var refusal = ""
         var finishReason: String?
         var usage: ResponseUsage?
         var done = false
 
-        /// Takes one event; returns a snapshot when it added content.
-        mutating func take(_ event: ServerSentEvent) throws -> ResponseSnapshot? {
+        /// Takes one event; true when it added content.
+        mutating func take(_ event: ServerSentEvent) throws -> Bool {
             let data = event.data.trimmingCharacters(in: .whitespaces)
-            if data == "[DONE]" { done = true; return nil }
-            guard !done, let json = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { return nil }
+            if data == "[DONE]" { done = true; return false }
+            guard !done, let json = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { return false }
             if json["error"] != nil {
                 // An error inside a stream that has begun is final: a retry would restart the snapshots.
                 throw ServerFailure(status: (json["error"] as? [String: Any])?["code"] as? Int ?? 500, body: data).error(model: nil, url: "the server")
@@ -298,13 +341,16 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                 if usage?.promptTokens == nil { usage?.promptTokens = t["prompt_n"] as? Int }
                 if usage?.completionTokens == nil { usage?.completionTokens = t["predicted_n"] as? Int }
             }
-            guard let choice = (json["choices"] as? [[String: Any]])?.first else { return nil }
+            guard let choice = (json["choices"] as? [[String: Any]])?.first else { return false }
             if let reason = choice["finish_reason"] as? String { finishReason = reason }
             let delta = choice["delta"] as? [String: Any] ?? choice["message"] as? [String: Any] ?? [:]
             if let r = delta["refusal"] as? String { refusal += r }
-            guard let piece = delta["content"] as? String, !piece.isEmpty else { return nil }
+            guard let piece = delta["content"] as? String, !piece.isEmpty else { return false }
             content += piece
-            return ResponseSnapshot(content: content)
+            if content.utf8.count + refusal.utf8.count > limit {
+                throw GenerationError.transport("the answer passed \(limit) bytes, more than its token limit allows; the server is not honouring max_tokens", status: nil)
+            }
+            return true
         }
 
         /// The last snapshot, or the failure the stream ended with.
@@ -353,7 +399,9 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         return .transport("\(host): \(describe(error))", status: nil)
     }
 
-    static func describe(_ error: any Error) -> String { (error as NSError).localizedDescription }
+    static func describe(_ error: any Error) -> String {
+        (error as? GenerationError)?.description ?? (error as NSError).localizedDescription
+    }
 
     /// The `error.message` of a JSON error body, else the body's start.
     static func message(in body: Data) -> String {

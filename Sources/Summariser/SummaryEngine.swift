@@ -72,7 +72,10 @@ public struct SummaryEngine: Sendable {
         /// `isFinal`: this call's answer is the run's summary (unless it fails or copies).
         case callStarted(CallMetrics, isFinal: Bool)
         case snapshot(call: Int, isFinal: Bool, partial: PartialSummary)
+        /// The call answered (`copied` says whether the answer copied its input).
         case callFinished(CallMetrics, isFinal: Bool)
+        /// The call failed with `metrics.failure`; an overflow is followed by `replanned`.
+        case callFailed(CallMetrics, isFinal: Bool)
         case copyDetected(call: Int, phrase: String, willRetry: Bool)
         case replanned(SummaryRun.Replan)
     }
@@ -261,7 +264,7 @@ public struct SummaryEngine: Sendable {
                 } catch {
                     m.failure = error
                     metrics.calls.append(m)
-                    onEvent(.callFinished(m, isFinal: isFinal))
+                    onEvent(.callFailed(m, isFinal: isFinal))
                     throw error
                 }
                 if !engine.backend.copiesByDesign,

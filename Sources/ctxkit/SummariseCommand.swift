@@ -243,6 +243,7 @@ extension SummariseCommand {
         /// wrote the points before the headline); the rest is printed at the end.
         private var diverged = false
         private var finalCall: Int?
+        private var plannedCalls: [Int: Int] = [:]
 
         init(stream: Bool, progress: Bool, columns: Int) {
             self.stream = stream
@@ -253,7 +254,9 @@ extension SummariseCommand {
             lock.withLock {
                 switch event {
                 case .planned(let level):
-                    bar.expect(level.plan.chunks.count)
+                    // A replanned level is announced again: count only the calls it adds.
+                    bar.expect(level.plan.chunks.count - (plannedCalls[level.level] ?? 0))
+                    plannedCalls[level.level] = level.plan.chunks.count
                     if stream {
                         Output.err("level \(level.level) (\(level.stage.rawValue)): \(level.plan.chunks.count) call\(level.plan.chunks.count == 1 ? "" : "s"), room \(NumberFormat.grouped(level.plan.budget.room)) tokens each\n")
                     }
@@ -276,7 +279,7 @@ extension SummariseCommand {
                     } else {
                         diverged = true
                     }
-                case let .callFinished(call, _):
+                case let .callFinished(call, _), let .callFailed(call, _):
                     bar.advance(1)
                     if stream {
                         let ttft = call.timeToFirstToken.map { "first token " + Report.seconds($0) + ", " } ?? ""

@@ -73,7 +73,8 @@ import Testing
         let session = ExtractiveBackend().makeSession(instructions: "ignored")
         var snapshots: [ResponseSnapshot] = []
         for try await s in session.streamResponse(to: GenerationRequest(prompt: article, schema: Summary.schema)) { snapshots.append(s) }
-        #expect(snapshots.count > 2)
+        // Cumulative snapshots are buffered newest-only, so a consumer may see fewer than were made.
+        #expect(!snapshots.isEmpty)
         #expect(snapshots.last!.isComplete)
         for (a, b) in zip(snapshots, snapshots.dropFirst()) { #expect(b.content.hasPrefix(a.content)) }
         #expect(try Summary.decode(snapshots.last!.content) == ExtractiveSummariser().summarise(article))

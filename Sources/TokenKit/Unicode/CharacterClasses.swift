@@ -58,6 +58,8 @@ public final class CharacterClassTable: @unchecked Sendable {
     }
 
     private init() {
+        // The name carries utf8proc's version and this table's format: bump the
+        // `v` whenever `classify` or the layout changes.
         let cacheURL = VocabularyCache.directory?.appendingPathComponent(
             "tokenkit/unicode-classes-\(String(cString: utf8proc_version()))-v1.bin")
         let (distinct, arena) = cacheURL.flatMap(Self.load) ?? Self.build(storingAt: cacheURL)

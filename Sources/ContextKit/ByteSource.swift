@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Where bytes come from: a file, standard input, a pipe.
+public protocol ByteSource {
+    /// Fills the start of `buffer`; returns how many bytes, 0 at the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A file descriptor read with `read(2)`, in whatever sizes the kernel gives.
+public final class FileByteSource: ByteSource {
+    private let fd: Int32
+    private let owned: Bool
+    public let path: String
+
+    /// Opens `path` for reading; the error names the path and the reason.
+    public init(path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(path: path, reason: String(cString: strerror(errno))) }
+        self.fd = fd
+        self.owned = true
+        self.path = path
+    }
+
+    /// Reads a descriptor that is already open (standard input is `0`).
+    public init(descriptor: Int32, name: String) {
+        fd = descriptor
+        owned = false
+        path = name
+    }
+
+    deinit { if owned { close(fd) } }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            #if canImport(Glibc)
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            #else
+            let n = Darwin.read(fd, buffer.baseAddress, buffer.count)
+            #endif
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw InputError(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// An input that could not be read, with the reason in the user's words.
+public struct InputError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(path): \(reason)" }
+}
