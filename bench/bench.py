@@ -219,8 +219,8 @@ def main() -> int:
     for encoding in ENCODINGS:
         for kind in corpora.ADVERSARIAL_KINDS:
             print(f"adversarial {encoding} {kind} ...", flush=True)
-            small = runner.measure(encoding, paths[f"adv-{kind}-1m"], adversarial_contenders, inner=3)
-            large = runner.measure(encoding, paths[f"adv-{kind}-2m"], adversarial_contenders, inner=3)
+            small = runner.measure(encoding, paths[f"adv-{kind}-1m"], adversarial_contenders, inner=5)
+            large = runner.measure(encoding, paths[f"adv-{kind}-2m"], adversarial_contenders, inner=5)
             check_counts(f"{encoding} {kind} 1 MiB", small)
             check_counts(f"{encoding} {kind} 2 MiB", large)
             for c in adversarial_contenders:
@@ -300,7 +300,7 @@ def main() -> int:
         "called directly); ContextKit runs in `tokbench`, which times `count(utf8:)` / `encodeOrdinary(utf8:)`",
         "after an in-process warm-up. Speeds are given by the calling thread's CPU time, which the other",
         "processes of a shared machine disturb far less than the wall clock; the wall-clock figures follow in",
-        "parentheses and equal the CPU ones on an idle machine. Adversarial inputs take the fastest of 3 calls",
+        "parentheses and equal the CPU ones on an idle machine. Adversarial inputs take the fastest of 5 calls",
         "per round. Start-up and multi-core are wall clock, whole processes, and need an idle machine.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}; {platform.platform()}.",

@@ -46,7 +46,7 @@ public struct Summary: Equatable, Sendable, Codable {
                 JSONMember("description", .string("The main points, one short sentence each")),
                 JSONMember("items", .object([
                     JSONMember("type", .string("string")),
-                    JSONMember("maxLength", .number("240")),
+                    JSONMember("maxLength", .number("160")),
                 ])),
                 JSONMember("minItems", .number(String(pointCount))),
                 JSONMember("maxItems", .number(String(pointCount))),

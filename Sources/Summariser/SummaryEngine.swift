@@ -15,9 +15,11 @@ import ContextKit
 /// 5. **Reduce**: the summaries, one Markdown section each, are planned again with
 ///    the combining instructions; each group becomes one summary, until one
 ///    call holds them all. That call's answer is the result.
-/// 6. **Copies**: an answer that contains a distinctive phrase from the
-///    middle of its input (`CopyDetector`) is retried once in a fresh
-///    session; a second copy is kept and reported.
+/// 6. **Copies and unreadable answers**: an answer that contains a
+///    distinctive phrase from the middle of its input (`CopyDetector`) is
+///    retried once in a fresh session, and a second copy is kept and
+///    reported; an answer that cannot be decoded (cut off at its token
+///    limit, broken JSON) is retried once too, and a second failure stops the run.
 /// 7. **Overflows**: when the backend reports a context overflow, the rest of
 ///    that level is planned again with a room scaled by the backend's count
 ///    over the planned one (less 3%), always smaller than the chunk that
@@ -249,7 +251,8 @@ public struct SummaryEngine: Sendable {
 
         // MARK: Calls
 
-        /// One summary of `prompt`: a fresh session, and one retry in another if the answer copies.
+        /// One summary of `prompt`: a fresh session, and one retry in another
+        /// if the answer copies or cannot be decoded.
         func call(prompt: String, instructions: String, stage: CallMetrics.Stage, level: Int, part: Int,
                   plannedTokens: Int, isFinal: Bool, nextInstructions: String?) async throws(GenerationError) -> Summary {
             var attempt = 1
@@ -265,6 +268,12 @@ public struct SummaryEngine: Sendable {
                     m.failure = error
                     metrics.calls.append(m)
                     onEvent(.callFailed(m, isFinal: isFinal))
+                    // An unreadable answer (cut off at the token limit, broken
+                    // JSON) is a sampling accident: one more try, fresh session.
+                    if case .decodingFailure = error, attempt == 1 {
+                        attempt += 1
+                        continue
+                    }
                     throw error
                 }
                 if !engine.backend.copiesByDesign,

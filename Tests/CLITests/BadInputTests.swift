@@ -144,11 +144,11 @@ import Testing
         let tiktoken = try dir.write("cut.tiktoken", "IQ== 0\nIg== 1\nIw")
         let r = try tokcount(["-e", tiktoken, text])
         #expect(r.status == 2)
-        #expect(r.stderr.contains("cut.tiktoken:3"), r.stderr)
+        #expect(r.stderr.contains("cut.tiktoken:3"), "\(r.stderr)")
         let gguf = try dir.write("cut.gguf", Data(Array("GGUF".utf8) + [3, 0, 0, 0, 0, 0]))
         let g = try tokcount(["-e", gguf, text])
         #expect(g.status == 2)
-        #expect(g.stderr.contains("truncated"), g.stderr)
+        #expect(g.stderr.contains("truncated"), "\(g.stderr)")
     }
 }
 

@@ -20,8 +20,8 @@ struct FuzzRegressionTests {
     }
 
     static let handWritten: [String: [[UInt8]]] = [
-        "schema-json": [[], Array(#"{"a": 1,}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 600), Array(#"{"$ref":"#"}"#.utf8),
-                        Array(#"{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}"#.utf8), [0x22, 0xFF, 0x22]],
+        "schema-json": [[], Array(#"{"a": 1,}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 600), Array(##"{"$ref":"#"}"##.utf8),
+                        Array(##"{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}"##.utf8), [0x22, 0xFF, 0x22]],
         "schema-swift": [[], Array("@Generable struct".utf8), Array("@Generable struct A { @Guide(description: \"".utf8),
                          Array("@Generable enum E { case a, b }\n@Generable struct S { var e: E; var s: [S] }".utf8)],
         "chunk-planner": [[0, 0, 0], [1, 0, 0] + Array("👩‍👩‍👧‍👦".utf8), [2, 3, 4] + Array(repeating: 0x0A, count: 3000), [3, 255, 0] + [0xFF, 0xC3]],

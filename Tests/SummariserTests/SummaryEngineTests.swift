@@ -147,7 +147,6 @@ import ContextKit
     @Test(arguments: [
         GenerationError.refusal(explanation: "I can't help with that."),
         .guardrailViolation("unsafe"),
-        .decodingFailure("bad JSON"),
         .unsupportedLanguage("xx"),
         .transport("connection reset", status: 502),
     ])
@@ -162,11 +161,21 @@ import ContextKit
         #expect(backend.log.prompts.count == 2)
     }
 
-    @Test func anUnreadableAnswerIsADecodingFailure() async throws {
+    @Test func anUnreadableAnswerIsRetriedOnceInAFreshSession() async throws {
+        let backend = FakeBackend(behaviour: { n, _, prompt in n == 0 ? "{\"headline\": \"cut off" : Fakes.summaryJSON(for: prompt, request: n) })
+        let run = try await engine(backend).summarise(Fakes.text(paragraphs: 3))
+        #expect(run.metrics.calls.map(\.attempt) == [1, 2])
+        #expect(run.metrics.calls[0].failure == .decodingFailure("the JSON answer is incomplete or malformed: {\"headline\": \"cut off"))
+        #expect(backend.log.sessions == 2)
+        #expect(run.summary.headline == "Part 1")
+    }
+
+    @Test func aSecondUnreadableAnswerStopsTheRun() async throws {
         let backend = FakeBackend(behaviour: { _, _, _ in "{\"headline\": \"cut off" })
-        await #expect(throws: SummariserError.self) {
+        await #expect(throws: SummariserError.generation(.decodingFailure("the JSON answer is incomplete or malformed: {\"headline\": \"cut off"), call: 1)) {
             _ = try await engine(backend).summarise(Fakes.text(paragraphs: 3))
         }
+        #expect(backend.log.prompts.count == 2)
     }
 
     @Test func cancellationStopsTheRunPromptly() async throws {
