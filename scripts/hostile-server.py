@@ -19,6 +19,7 @@ at the same time do not share counts.
     non-json-error  502 with an HTML body
     huge            200 with --huge-mb MB of answer, as fast as the client reads
     huge-error      500 with --huge-mb MB of error body
+    huge-line       200, then one SSE line of --huge-mb MB that never ends
 
 GET /<behaviour>/v1/models and /<behaviour>/props behave the same way
 (ok-then-never answers them as ok). GET /stats says how many chat requests
@@ -207,6 +208,17 @@ class Handler(BaseHTTPRequestHandler):
         while sent < self.huge_bytes and self.alive():
             self.send(piece)
             sent += len(piece)
+
+    def b_huge_line(self, streaming):
+        self.start_stream("text/event-stream")
+        self.send(b"data: ")
+        block = b"x" * 65536
+        sent = 0
+        while sent < self.huge_bytes and self.alive():
+            self.send(block)
+            sent += len(block)
+        # then stall without ending the line, until the client gives up
+        self.b_never_answers(streaming)
 
     def b_huge_error(self, streaming):
         self.send_response(500)

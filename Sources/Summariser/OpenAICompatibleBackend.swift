@@ -188,14 +188,14 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     /// `body`'s result, or `error` once `seconds` have passed (`body` is then cancelled).
     static func within<T: Sendable>(seconds: TimeInterval, orThrow error: GenerationError,
                                     _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
+        try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: .seconds(seconds))
                 throw error
             }
             defer { group.cancelAll() }
-            return try await group.next()!!
+            return try await group.next()!
         }
     }
 

@@ -44,15 +44,18 @@ public enum InputWalker {
                 walk(argument, ignore: ignore, into: &items, problems: &problems)
             case .file(let size):
                 items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: size))
+            case .device:
+                // /dev/zero or /dev/urandom never end: refuse instead of reading until memory runs out.
+                problems.append(InputProblem(path: argument, reason: "a device, not a file: it may never end; to count part of it, pipe it: head -c 1000000 \(argument) | tokcount"))
             case .other:
-                // A FIFO or a device (`<(cmd)`, /dev/stdin): read it as a stream.
+                // A FIFO (`<(cmd)`, /dev/stdin from a pipe): read it as a stream.
                 items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: nil))
             }
         }
         return (items, problems)
     }
 
-    enum Kind { case missing(String), directory, file(Int), other }
+    enum Kind { case missing(String), directory, file(Int), device, other }
 
     static func kind(of path: String, followLinks: Bool = true) -> Kind {
         var st = stat()
@@ -61,8 +64,17 @@ public enum InputWalker {
         switch st.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file(Int(st.st_size))
+        // A terminal is a character device too, and is read like standard input.
+        case S_IFCHR, S_IFBLK: return isTerminal(path) ? .other : .device
         default: return .other
         }
+    }
+
+    private static func isTerminal(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return isatty(fd) == 1
     }
 
     private static func walk(_ directory: String, ignore: GitIgnore?, into items: inout [InputItem], problems: inout [InputProblem]) {
@@ -86,7 +98,7 @@ public enum InputWalker {
                 items.append(InputItem(source: .file(path), display: path, namedDirectly: false, size: size))
             case .missing(let why):
                 problems.append(InputProblem(path: path, reason: why))  // a dangling link
-            case .directory, .other:
+            case .directory, .device, .other:
                 continue  // links to folders, sockets, devices: not text to count
             }
         }

@@ -25,7 +25,7 @@ enum SummariseCommand {
             OptionSpec(nil, "top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1)."),
             OptionSpec(nil, "temperature", value: "T", help: "Sampling temperature."),
             OptionSpec(nil, "seed", value: "N", help: "Fix the sampling seed (reproducible runs, for tests and benchmarks)."),
-            OptionSpec(nil, "timeout", value: "SECONDS", help: "With --backend openai: seconds one answer may take (default: 600)."),
+            OptionSpec(nil, "timeout", value: "SECONDS", help: "With --backend openai: seconds one answer may take, including the silence while a local server reads a long prompt (default: 600)."),
             OptionSpec(nil, "stream", help: "Print the summary as it forms, and each call's progress on standard error."),
             OptionSpec(nil, "json", help: "Print one JSON document: the summary, the plan of every level, every call's metrics and the totals."),
             OptionSpec(nil, "stats", help: "After the summary, print every call's time to first token, total time, characters per second and tokens, and the totals."),
@@ -119,7 +119,7 @@ enum SummariseCommand {
                 backend = OpenAICompatibleBackend(configuration: .init(
                     baseURL: url, model: args.value("server-model"),
                     apiKey: args.value("api-key") ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
-                    totalTimeout: timeout))
+                    requestTimeout: timeout, totalTimeout: timeout))
             } else {
                 backend = ExtractiveBackend()
             }

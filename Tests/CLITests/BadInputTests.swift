@@ -86,20 +86,18 @@ import Testing
         #expect(try Self.inputs(r).map { $0["path"] as? String } == [dir.path("tree/a.txt")])
     }
 
-    @Test func devZeroIsRefusedAsBinary() throws {
+    @Test func devZeroIsRefusedAsADevice() throws {
         let r = try tokcount(["/dev/zero"], deadline: 20)
         #expect(!r.killed && r.status == 1)
-        #expect(r.stderr.contains("/dev/zero: binary file (NUL byte at offset 0)"))
+        #expect(r.stderr.contains("/dev/zero: a device, not a file"))
     }
 
     /// `--binary` lifts the NUL check, so nothing but the read itself can stop;
     /// an endless device must be refused, not counted until memory or patience ends.
     @Test func devZeroWithBinaryIsRefusedNotReadForever() throws {
         let r = try tokcount(["--binary", "/dev/zero"], deadline: 20)
-        withKnownIssue("tokcount reads a character device until killed; proposed fix in RELIABILITY.md (refuse devices other than a terminal in InputWalker)") {
-            #expect(!r.killed, "still reading /dev/zero after \(Int(r.seconds)) s")
-            #expect(r.status == 1 && r.stderr.contains("/dev/zero"))
-        }
+        #expect(!r.killed, "still reading /dev/zero after \(Int(r.seconds)) s")
+        #expect(r.status == 1 && r.stderr.contains("/dev/zero: a device, not a file"))
     }
 
     /// A log file still being written: the count is of the file as it was

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 
@@ -101,30 +104,32 @@ struct ReportCLITests {
         #expect(bad.status == 2 && bad.stderr.contains("neither a number of tokens nor an existing file"))
     }
 
+    /// Runs scripts/llama-server and waits for it with waitpid. Foundation's
+    /// Process left this script unreaped here (the server it starts outlives
+    /// it) and `waitUntilExit` hung the test run.
+    static func llamaServer(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let scratch = try TempDir()
+        let log = scratch.path("output")
+        let quoted = ([repository.appendingPathComponent("scripts/llama-server").path] + arguments).map { "'\($0)'" }
+        let words: [String] = ["/bin/sh", "-c", quoted.joined(separator: " ") + " >'\(log)' 2>&1 </dev/null"]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
+        guard spawned == 0 else { throw Missing(description: "cannot run /bin/sh: error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
+    }
+
     @Test("ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses")
     func liveServer() throws {
-        let script = Self.repository.appendingPathComponent("scripts/llama-server").path
         let port = "8473"
-        let start = Process()
-        start.executableURL = URL(fileURLWithPath: script)
-        start.arguments = ["start", "--ctx", "512", "--port", port]
-        let out = Pipe(), err = Pipe()
-        start.standardOutput = out
-        start.standardError = err
-        try start.run()
-        let startOutput = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let startError = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        start.waitUntilExit()
-        let url = startOutput.split(separator: "\n").first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) }
-        try Self.require(start.terminationStatus == 0 && url != nil, "scripts/llama-server could not start a server (\(startError.trimmingCharacters(in: .whitespacesAndNewlines)))")
-        defer {
-            let stop = Process()
-            stop.executableURL = URL(fileURLWithPath: script)
-            stop.arguments = ["stop", "--port", port]
-            stop.standardOutput = FileHandle.nullDevice
-            try? stop.run()
-            stop.waitUntilExit()
-        }
+        let started = try Self.llamaServer(["start", "--ctx", "512", "--port", port])
+        let url = started.output.split(separator: "\n").first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) }
+        try Self.require(started.status == 0 && url != nil, "scripts/llama-server could not start a server (\(started.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        defer { _ = try? Self.llamaServer(["stop", "--port", port]) }
         // Small sizes: SmolLM2 on two busy cores reads a prompt at roughly 15 tokens a second.
         let run = try Self.ctxkit.run(["transcript", "--url", url!, "-m", "gpt-4", "-i", "20", "-d", "100", "-a", "20", "--csv"])
         #expect(run.status == 0, "\(run.stderr)")

@@ -208,12 +208,19 @@ private final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked S
         completionHandler(.allow)
     }
 
+    /// Enough of an error body to quote; the rest of a huge one is not read.
+    static let errorBodyLimit = 64 << 10
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = lock.withLock {
-            body.append(data)
-            return body.count > limit
+        let (received, status): (Data, Int) = lock.withLock {
+            self.body.append(data)
+            return (self.body, self.status ?? 0)
         }
-        if tooLarge { finish(.failure(ChatCompletionsClient.Failure.tooLarge(url: url, limit: limit))) }
+        if !(200..<300).contains(status) && received.count >= Self.errorBodyLimit {
+            finish(.success((status, received.prefix(Self.errorBodyLimit))))
+        } else if received.count > limit {
+            finish(.failure(ChatCompletionsClient.Failure.tooLarge(url: url, limit: limit)))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
