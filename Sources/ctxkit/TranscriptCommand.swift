@@ -89,7 +89,9 @@ enum TranscriptCommand {
                 turns = min(200, max(6, (probe.overflowTurn ?? 10) + 2))
             }
             let growth = TranscriptGrowth(instructions: instructionTokens, exchanges: exchanges(turns), window: profile.contextWindow, overheads: profile.overheads)
-            Output.out(args.has("csv") ? csv(growth) : render(growth, profile: profile))
+            // Sizes given in tokens are exact; only texts counted by an estimating profile are estimates.
+            let counted = ([instructions].compactMap { $0 } + documents + answers).contains { if case .text = $0 { return true } else { return false } }
+            Output.out(args.has("csv") ? csv(growth) : render(growth, profile: profile, estimated: counted && profile.isEstimate))
             return ExitCode.ok.rawValue
         } catch let error as UsageError {
             Output.err(error.description + "\n")
@@ -117,11 +119,11 @@ enum TranscriptCommand {
 
     static func g(_ n: Int) -> String { NumberFormat.grouped(n) }
 
-    static func render(_ growth: TranscriptGrowth, profile: ModelProfile) -> String {
-        let approx = profile.isEstimate ? "≈ " : ""
+    static func render(_ growth: TranscriptGrowth, profile: ModelProfile, estimated: Bool) -> String {
+        let approx = estimated ? "≈ " : ""
         var out = "\(profile.name): \(g(growth.window))-token window, \(profile.overheads.perRequest) tokens per request, \(profile.overheads.perMessage) per message"
-        out += profile.isEstimate ? " (counts are estimates: \(profile.tokenizer) scaled)\n" : "\n"
-        out += "instructions \(approx)\(g(growth.instructions)) tokens\n\n"
+        out += estimated ? " (texts counted by estimate: \(profile.tokenizer) scaled)\n" : "\n"
+        out += growth.instructions == 0 ? "no instructions\n\n" : "instructions \(approx)\(g(growth.instructions)) tokens\n\n"
         let rows = growth.turns.map { t -> [String] in
             [String(t.number), String(t.messages), g(t.reusedPrompt), g(t.reusedWindow) + (t.reusedWindow > growth.window ? " !" : ""),
              g(t.reusedCumulative), g(t.freshPrompt), g(t.freshWindow) + (t.freshWindow > growth.window ? " !" : ""), g(t.freshCumulative)]

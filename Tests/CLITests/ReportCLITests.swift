@@ -86,7 +86,7 @@ struct ReportCLITests {
         let run = try Self.ctxkit.run(["transcript", "-i", "50", "-d", "700", "-a", "150"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("apple-on-device: 4,096-token window, 22 tokens per request"))
-        #expect(run.stdout.contains("Reused session: overflows at turn 5: ≈ 4,172 sent + 150 answer = 4,322 of 4,096 tokens"))
+        #expect(run.stdout.contains("Reused session: overflows at turn 5: 4,172 sent + 150 answer = 4,322 of 4,096 tokens"))
         #expect(run.stdout.contains("Fresh session per request: every turn fits"))
         let csv = try Self.ctxkit.run(["transcript", "-d", "700", "-a", "150", "-n", "3", "--window", "8192", "-m", "gpt-4", "--csv"])
         #expect(csv.stdout == """
