@@ -4,7 +4,8 @@ import ContextKit
 @testable import Summariser
 
 /// The engine against a real model: llama.cpp's llama-server with
-/// SmolLM2-135M-Instruct and a 2,048-token window (`scripts/llama-server`).
+/// SmolLM2-135M-Instruct and a 2,048-token window (`scripts/llama-server`),
+/// started by each test on a free port and stopped after it.
 /// Skipped when the server is not installed, except under `CI=true`, where
 /// that is a failure.
 @Suite(.serialized, .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"))
@@ -16,9 +17,12 @@ struct LlamaServerIntegrationTests {
         OpenAICompatibleBackend(configuration: .init(baseURL: url, requestTimeout: 1800, totalTimeout: 3600))
     }
 
+    /// A server of its own on a free port, so test runs from several
+    /// checkouts at once (or a server someone started by hand) never meet.
     func withServer(_ body: (URL) async throws -> Void) async throws {
-        let url = try LlamaServer.start(port: 8093, window: Self.window)
-        defer { LlamaServer.stop(port: 8093) }
+        let port = try LlamaServer.freePort()
+        let url = try LlamaServer.start(port: port, window: Self.window)
+        defer { LlamaServer.stop(port: port) }
         try await body(url)
     }
 
@@ -123,8 +127,23 @@ enum LlamaServer {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// A port nothing listens on now (the OS picks it).
+    static func freePort() throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let port = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "no free port"])
+        }
+        return port
+    }
+
     static func start(port: Int, window: Int) throws -> URL {
-        _ = try? run(["stop", "--port", String(port)])
         let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
         guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
               let url = URL(string: String(line.dropFirst(4))) else {

@@ -41,7 +41,8 @@ import ContextKit
 
     @Test func aStreamBecomesCumulativeSnapshotsWithUsageAndTimings() async throws {
         let snapshots = try await answer("ok")
-        #expect(snapshots.count > 5)
+        // Newest-only buffering: a busy consumer may see fewer snapshots than the server sent events.
+        #expect(!snapshots.isEmpty)
         for (a, b) in zip(snapshots, snapshots.dropFirst()) { #expect(b.content.hasPrefix(a.content)) }
         let last = try #require(snapshots.last)
         #expect(last.isComplete)

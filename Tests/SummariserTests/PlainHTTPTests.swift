@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func chunkedBodiesDecodeTheSameHoweverTheyAreSplit() throws {
-        let body = Array("7\r\ndata: {\r\n1a;ext=1\r\n\"a\":\"é😀\"}\n\ndata: [DONE]\r\n0\r\nTrailer: x\r\n\r\n".utf8)
+        let body = Array("7\r\ndata: {\r\n1b;ext=1\r\n\"a\":\"é😀\"}\n\ndata: [DONE]\r\n0\r\nTrailer: x\r\n\r\n".utf8)
         let expected = Array("data: {\"a\":\"é😀\"}\n\ndata: [DONE]".utf8)
         for step in 1...body.count {
             let (payload, complete) = try decode(body, step: step)
