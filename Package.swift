@@ -34,7 +34,7 @@ let package = Package(
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKit", "TokenKit", "TestSupport"]),
-        .testTarget(name: "SummariserTests", dependencies: ["Summariser"]),
-        .testTarget(name: "CLITests", dependencies: ["TokenKit"]),
+        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TokenKit", "TestSupport"]),
     ]
 )

@@ -16,6 +16,10 @@ public final class FileByteSource: ByteSource {
     private let fd: Int32
     private let owned: Bool
     public let path: String
+    /// Bytes still to read of a regular file: its size when it was opened. A
+    /// file that grows while it is read (a log being written) is counted as it
+    /// was then, rather than chased to whatever end it reaches.
+    private var remaining: Int?
 
     /// Opens `path` for reading; the error names the path and the reason.
     public init(path: String) throws {
@@ -24,6 +28,11 @@ public final class FileByteSource: ByteSource {
         self.fd = fd
         self.owned = true
         self.path = path
+        var status = stat()
+        // Size 0 says nothing for files the kernel makes up as they are read (/proc).
+        if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 {
+            remaining = Int(status.st_size)
+        }
     }
 
     /// Reads a descriptor that is already open (standard input is `0`).
@@ -36,13 +45,18 @@ public final class FileByteSource: ByteSource {
     deinit { if owned { close(fd) } }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let wanted = min(buffer.count, remaining ?? .max)
+        guard wanted > 0 else { return 0 }
         while true {
             #if canImport(Glibc)
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let n = Glibc.read(fd, buffer.baseAddress, wanted)
             #else
-            let n = Darwin.read(fd, buffer.baseAddress, buffer.count)
+            let n = Darwin.read(fd, buffer.baseAddress, wanted)
             #endif
-            if n >= 0 { return n }
+            if n >= 0 {
+                remaining? -= n
+                return n
+            }
             if errno == EINTR { continue }
             throw InputError(path: path, reason: String(cString: strerror(errno)))
         }

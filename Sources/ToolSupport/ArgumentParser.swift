@@ -97,6 +97,14 @@ public struct CommandSpec: Sendable {
         self.epilog = epilog
     }
 
+    /// What `--help` or `--version` asks for, if either was given: the tool
+    /// prints it and exits 0 without doing anything else.
+    public func informationRequested(in arguments: ParsedArguments) -> String? {
+        if arguments.has("help") { return helpText() }
+        if arguments.has("version") { return "\(name.split(separator: " ").first ?? "") \(version) (ContextKit)\n" }
+        return nil
+    }
+
     public func parse(_ arguments: [String]) throws -> ParsedArguments {
         var result = ParsedArguments(tool: name)
         var i = 0

@@ -33,8 +33,7 @@ enum DensityCommand {
         let terminal = Terminal()
         do {
             let args = try spec.parse(arguments)
-            if args.has("help") { Output.out(spec.helpText()); return ExitCode.ok.rawValue }
-            if args.has("version") { Output.out("ctxkit \(ToolVersion.string) (ContextKit)\n"); return ExitCode.ok.rawValue }
+            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
             if !args.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(args.positionals[0])'; the corpus is given with --corpus DIR") }
             let catalog: ProfileCatalog
             do {

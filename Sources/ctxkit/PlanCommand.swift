@@ -45,8 +45,7 @@ enum PlanCommand {
     static func run(_ arguments: [String]) -> Int32 {
         do {
             let args = try spec.parse(arguments)
-            if args.has("help") { Output.out(spec.helpText()); return ExitCode.ok.rawValue }
-            if args.has("version") { Output.out("ctxkit \(ToolVersion.string) (ContextKit)\n"); return ExitCode.ok.rawValue }
+            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
             guard args.positionals.count == 1, let path = args.positionals.first else {
                 throw UsageError(tool: spec.name, args.positionals.isEmpty ? "give the text file to plan (or - for standard input)" : "give one file at a time")
             }

@@ -29,8 +29,7 @@ enum ProbeCommand {
     static func run(_ arguments: [String]) -> Int32 {
         do {
             let args = try spec.parse(arguments)
-            if args.has("help") { print(spec.helpText()); return ExitCode.ok.rawValue }
-            if args.has("version") { print(spec.version); return ExitCode.ok.rawValue }
+            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
             if let path = args.value("where") { return try whereCommand(path, args) }
             guard let url = args.value("url").flatMap(URL.init(string:)) else {
                 throw UsageError(tool: spec.name, "give --url URL (a server to measure) or --where FILE (offline)")

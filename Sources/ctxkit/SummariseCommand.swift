@@ -45,8 +45,7 @@ enum SummariseCommand {
     static func run(_ arguments: [String]) -> Int32 {
         do {
             let args = try spec.parse(arguments)
-            if args.has("help") { Output.out(spec.helpText()); return ExitCode.ok.rawValue }
-            if args.has("version") { Output.out("ctxkit \(ToolVersion.string) (ContextKit)\n"); return ExitCode.ok.rawValue }
+            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
             let job = try Job(args: args)
             return job.run()
         } catch let error as UsageError {

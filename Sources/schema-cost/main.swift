@@ -87,12 +87,8 @@ do {
     Output.err("\(error)\n")
     exit(ExitCode.usage.rawValue)
 }
-if arguments.has("help") {
-    Output.out(command.helpText())
-    exit(ExitCode.ok.rawValue)
-}
-if arguments.has("version") {
-    Output.out("schema-cost \(command.version)\n")
+if let information = command.informationRequested(in: arguments) {
+    Output.out(information)
     exit(ExitCode.ok.rawValue)
 }
 guard arguments.positionals.count == 1, let path = arguments.positionals.first else {

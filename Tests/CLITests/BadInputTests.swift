@@ -121,11 +121,9 @@ import Testing
         writer.start()
         let r = try tokcount(["--json", "-e", "cl100k_base", path], deadline: 20)
         stop.value = true
-        withKnownIssue("tokcount reads a growing file to whatever end it reaches; proposed fix in RELIABILITY.md (stop at the size fstat gave at open, and warn)") {
-            #expect(!r.killed, "still reading after \(Int(r.seconds)) s")
-            let bytes = try? Self.inputs(r).first?["bytes"] as? Int
-            #expect(bytes == 1_000_000 || r.stderr.contains("changed while"), "read \(String(describing: bytes)) bytes of a file that had 1,000,000 when opened, without a warning")
-        }
+        #expect(!r.killed, "still reading after \(Int(r.seconds)) s")
+        let bytes = try? Self.inputs(r).first?["bytes"] as? Int
+        #expect(bytes == 1_000_000, "read \(String(describing: bytes)) bytes of a file that had 1,000,000 when it was opened")
     }
 
     @Test func aTextFileCutInsideACharacterIsCountedWithAWarning() throws {

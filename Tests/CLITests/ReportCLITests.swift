@@ -1,20 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+import TestSupport
 
 /// `ctxkit report`, `density` and `transcript` as a user runs them.
 @Suite("ctxkit report, density, transcript")
 struct ReportCLITests {
     static let ctxkit = ToolRunner(tool: "ctxkit")
-    static let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let sharedData: URL = {
-        if let path = ProcessInfo.processInfo.environment["CONTEXTKIT_SHARED"] { return URL(fileURLWithPath: path).appendingPathComponent("data") }
-        return repository.deletingLastPathComponent().appendingPathComponent("shared/data")
-    }()
+    static let repository = TestRepository.root
+    static let isCI = TestRepository.isCI
+    static let sharedData = TestRepository.shared.appendingPathComponent("data")
     static let reportNames = ["density", "transcript-growth", "schema-overhead"].flatMap { name in ["md", "csv", "svg"].map { "\(name).\($0)" } }
 
     /// Skips (outside CI) or fails (under CI=true) when something the test needs is missing.
@@ -104,34 +98,15 @@ struct ReportCLITests {
         #expect(bad.status == 2 && bad.stderr.contains("neither a number of tokens nor an existing file"))
     }
 
-    /// Runs scripts/llama-server and waits for it with waitpid. Foundation's
-    /// Process left this script unreaped here (the server it starts outlives
-    /// it) and `waitUntilExit` hung the test run.
-    static func llamaServer(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let scratch = try TempDir()
-        let log = scratch.path("output")
-        let quoted = ([repository.appendingPathComponent("scripts/llama-server").path] + arguments).map { "'\($0)'" }
-        let words: [String] = ["/bin/sh", "-c", quoted.joined(separator: " ") + " >'\(log)' 2>&1 </dev/null"]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ)
-        guard spawned == 0 else { throw Missing(description: "cannot run /bin/sh: error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), output)
-    }
-
-    @Test("ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses")
+    @Test("ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses",
+          .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+          .timeLimit(.minutes(15)))
     func liveServer() throws {
-        let port = "8473"
-        let started = try Self.llamaServer(["start", "--ctx", "512", "--port", port])
-        let url = started.output.split(separator: "\n").first { $0.hasPrefix("url=") }.map { String($0.dropFirst(4)) }
-        try Self.require(started.status == 0 && url != nil, "scripts/llama-server could not start a server (\(started.output.trimmingCharacters(in: .whitespacesAndNewlines)))")
-        defer { _ = try? Self.llamaServer(["stop", "--port", port]) }
+        let (server, port) = try LlamaServer.start(window: 512)
+        defer { LlamaServer.stop(port: port) }
+        let url = server.absoluteString
         // Small sizes: SmolLM2 on two busy cores reads a prompt at roughly 15 tokens a second.
-        let run = try Self.ctxkit.run(["transcript", "--url", url!, "-m", "gpt-4", "-i", "20", "-d", "100", "-a", "20", "--csv"])
+        let run = try Self.ctxkit.run(["transcript", "--url", url, "-m", "gpt-4", "-i", "20", "-d", "100", "-a", "20", "--csv"])
         #expect(run.status == 0, "\(run.stderr)")
         let rows = run.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count >= 3, "\(run.stdout)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ContextKit
+import TestSupport
 @testable import Summariser
 
 /// The engine against a real model: llama.cpp's llama-server with
@@ -8,7 +9,8 @@ import ContextKit
 /// started by each test on a free port and stopped after it.
 /// Skipped when the server is not installed, except under `CI=true`, where
 /// that is a failure.
-@Suite(.serialized, .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"))
+@Suite(.serialized, .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+       .timeLimit(.minutes(30)))
 struct LlamaServerIntegrationTests {
     static let window = 2048
 
@@ -20,8 +22,7 @@ struct LlamaServerIntegrationTests {
     /// A server of its own on a free port, so test runs from several
     /// checkouts at once (or a server someone started by hand) never meet.
     func withServer(_ body: (URL) async throws -> Void) async throws {
-        let port = try LlamaServer.freePort()
-        let url = try LlamaServer.start(port: port, window: Self.window)
+        let (url, port) = try LlamaServer.start(window: Self.window)
         defer { LlamaServer.stop(port: port) }
         try await body(url)
     }
@@ -101,56 +102,4 @@ struct WindowHidingBackend: LanguageModelBackend {
     var name: String { base.name }
     func availability() async -> BackendAvailability { await base.availability() }
     func makeSession(instructions: String) -> any LanguageModelSession { base.makeSession(instructions: instructions) }
-}
-
-/// `scripts/llama-server`, driven from tests.
-enum LlamaServer {
-    static let script = TestServers.repository.appendingPathComponent("scripts/llama-server").path
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
-
-    static var isInstalled: Bool { (try? run(["path"]).status) == 0 }
-
-    /// Run when installed; under CI always, so a missing server fails.
-    static var shouldRun: Bool { isCI || isInstalled }
-
-    @discardableResult
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    /// A port nothing listens on now (the OS picks it).
-    static func freePort() throws -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard let port = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "no free port"])
-        }
-        return port
-    }
-
-    static func start(port: Int, window: Int) throws -> URL {
-        let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
-        guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
-              let url = URL(string: String(line.dropFirst(4))) else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "llama-server did not start: \(output)"])
-        }
-        return url
-    }
-
-    static func stop(port: Int) { _ = try? run(["stop", "--port", String(port)]) }
 }

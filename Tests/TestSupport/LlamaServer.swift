@@ -34,9 +34,16 @@ public enum LlamaServer {
         return URL(fileURLWithPath: String(line.dropFirst(6)))
     }
 
+    /// Starts a server with a `window`-token context on a free port; returns
+    /// its URL and port (for `stop`). A port of its own, so runs from several
+    /// checkouts, or a server someone started by hand, never meet.
+    public static func start(window: Int) throws -> (url: URL, port: Int) {
+        let port = try ChildProcess.freePort()
+        return (try start(port: port, window: window), port)
+    }
+
     /// Starts a server with a `window`-token context on `port`; returns its URL.
     public static func start(port: Int, window: Int) throws -> URL {
-        _ = try? run(["stop", "--port", String(port)])
         let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
         guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
               let url = URL(string: String(line.dropFirst(4))) else {
@@ -49,16 +56,7 @@ public enum LlamaServer {
 
     @discardableResult
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: script)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try ChildProcess.run(script, arguments)
     }
 
     static func failure(_ message: String) -> Error {

@@ -15,7 +15,7 @@ struct ScannerReferenceTests {
 
     static let texts: [(String, String)] = {
         var texts: [(String, String)] = []
-        if let fixtures = try? TiktokenFixture.load(encoding: "cl100k_base") {
+        if let fixtures = try? TokenFixture.load(encoding: "cl100k_base") {
             for f in fixtures where f.text.utf8.count < 200_000 { texts.append((f.name, f.text)) }
         }
         texts += handWritten.enumerated().map { ("hand/\($0.offset)", $0.element) }

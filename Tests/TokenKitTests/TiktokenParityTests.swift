@@ -9,7 +9,7 @@ struct TiktokenParityTests {
     @Test("identical ids to tiktoken on every fixture case", arguments: OpenAIEncoding.allCases)
     func identicalIDs(encoding: OpenAIEncoding) throws {
         let tokenizer = try Tokenizer.named(encoding.rawValue)
-        let cases = try TiktokenFixture.load(encoding: encoding.rawValue)
+        let cases = try TokenFixture.load(encoding: encoding.rawValue)
         #expect(cases.count > 3000)
         var mismatches: [String] = []
         var tokensCompared = 0
@@ -19,7 +19,7 @@ struct TiktokenParityTests {
                 : tokenizer.encodeOrdinary(fixture.text)
             tokensCompared += ids.count
             let head = Array(ids.prefix(fixture.ids.count))
-            if ids.count != fixture.count || TiktokenFixture.fnv1a64(ids) != fixture.fnv1a64 || head != fixture.ids {
+            if ids.count != fixture.count || TokenFixture.fnv1a64(ids) != fixture.fnv1a64 || head != fixture.ids {
                 let firstDifference = zip(head, fixture.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 mismatches.append("\(fixture.name): \(ids.count) tokens, tiktoken \(fixture.count); first difference at token \(firstDifference.map(String.init) ?? "past the stored head")")
             }

@@ -52,23 +52,45 @@ public struct JSONWriter: Sendable {
     private var keySeparator: String { style == .spaced ? ": " : ":" }
 
     private func writeString(_ text: String, into out: inout String) {
+        Self.appendQuoted(text, to: &out, escapingSlashes: style == .compact(escapingSlashes: true))
+    }
+
+    /// Appends `text` as a JSON string literal, escaped as Python's
+    /// `json.dumps(ensure_ascii=False)` escapes it (quote, backslash, control
+    /// characters). `escapingSlashes` also writes `/` as `\/`, as Foundation
+    /// does; `escapingInvisible` also escapes DEL, the C1 controls and U+2028/9,
+    /// which JSON allows raw but which a terminal or JavaScript may act on.
+    public static func appendQuoted(_ text: String, to out: inout String, escapingSlashes: Bool = false, escapingInvisible: Bool = false) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "/" where style == .compact(escapingSlashes: true): out += "\\/"
+            case "/" where escapingSlashes: out += "\\/"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             case "\u{00}"..."\u{1F}":
-                let digits = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+                appendUnicodeEscape(scalar, to: &out)
+            case "\u{7F}"..."\u{9F}" where escapingInvisible, "\u{2028}" where escapingInvisible, "\u{2029}" where escapingInvisible:
+                appendUnicodeEscape(scalar, to: &out)
             default: out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
+    }
+
+    /// `text` as a JSON string literal; see `appendQuoted`.
+    public static func quoted(_ text: String, escapingInvisible: Bool = false) -> String {
+        var out = ""
+        appendQuoted(text, to: &out, escapingInvisible: escapingInvisible)
+        return out
+    }
+
+    private static func appendUnicodeEscape(_ scalar: Unicode.Scalar, to out: inout String) {
+        let digits = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
     }
 }

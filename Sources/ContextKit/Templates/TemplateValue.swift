@@ -63,21 +63,8 @@ public indirect enum TemplateValue: Equatable, Sendable {
         }
     }
 
-    private static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    /// As `json.dumps(ensure_ascii=False)` quotes it, which is what HF's `tojson` calls.
+    private static func quoted(_ s: String) -> String { JSONWriter.quoted(s) }
 
     subscript(key: String) -> TemplateValue {
         if case .object(let o) = self { return o.first { $0.0 == key }?.1 ?? .undefined }

@@ -7,9 +7,9 @@ import TestSupport
 /// chat template) equals what a real llama-server charges, token for token.
 /// Starts the server itself; skipped only outside CI when it is not installed.
 @Suite("SmolLM2 on llama-server: predicted prompt tokens", .serialized,
-       .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"))
+       .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+       .timeLimit(.minutes(10)))
 struct SmolLM2PredictionTests {
-    static let port = 8092
     static let window = 2048
 
     typealias M = ChatTemplate.Message
@@ -46,8 +46,8 @@ struct SmolLM2PredictionTests {
     @Test("predicted prompt_tokens equal the server's on every conversation")
     func predictionsMatch() async throws {
         let predictor = try PromptPredictor(gguf: try LlamaServer.modelPath())
-        let url = try LlamaServer.start(port: Self.port, window: Self.window)
-        defer { LlamaServer.stop(port: Self.port) }
+        let (url, port) = try LlamaServer.start(window: Self.window)
+        defer { LlamaServer.stop(port: port) }
         let client = ChatCompletionsClient(baseURL: url)
         var rows: [String] = []
         var mismatches = 0
@@ -65,8 +65,8 @@ struct SmolLM2PredictionTests {
     @Test("the overflow error's count equals the prediction")
     func overflowCountMatches() async throws {
         let predictor = try PromptPredictor(gguf: try LlamaServer.modelPath())
-        let url = try LlamaServer.start(port: Self.port, window: Self.window)
-        defer { LlamaServer.stop(port: Self.port) }
+        let (url, port) = try LlamaServer.start(window: Self.window)
+        defer { LlamaServer.stop(port: port) }
         let report = await OverflowProbe(client: ChatCompletionsClient(baseURL: url), predictor: predictor).run(window: Self.window)
         let overflow = try #require(report.overflow, "the server should refuse a prompt of 1.5 windows: \(report.notes)")
         #expect(overflow.dialect == .llamaCpp)

@@ -26,4 +26,11 @@ import Testing
         let text = JSONWriter(style: .compact(escapingSlashes: true)).write(value)
         #expect(try JSONParser.parse(text) == value)
     }
+
+    @Test func quotedEscapesWhatPythonEscapesAndInvisiblesOnlyWhenAsked() {
+        let text = "tab\t bs\u{08} ff\u{0C} del\u{7F} c1\u{85} ls\u{2028} é😀"
+        #expect(JSONWriter.quoted(text) == "\"tab\\t bs\\b ff\\f del\u{7F} c1\u{85} ls\u{2028} é😀\"")
+        #expect(JSONWriter.quoted(text, escapingInvisible: true)
+            == #""tab\t bs\b ff\f del\u007f c1\u0085 ls\u2028 é😀""#)
+    }
 }

@@ -13,10 +13,10 @@ extension OpenModels {
         func sameIDsAsHuggingFace(_ name: String, _ file: URL) throws {
             let tokenizer = try Tokenizer.load(contentsOf: file)
             var failures: [String] = []
-            let fixtures = try HuggingFaceFixture.load(name)
+            let fixtures = try TokenFixture.load(path: "openmodels/\(name).jsonl")
             for f in fixtures {
                 let ids = try tokenizer.encode(f.text, allowedSpecial: .all)
-                if ids.count != f.count || HuggingFaceFixture.fnv1a64(ids) != f.fnv1a64 || Array(ids.prefix(f.ids.count)) != f.ids {
+                if ids.count != f.count || TokenFixture.fnv1a64(ids) != f.fnv1a64 || Array(ids.prefix(f.ids.count)) != f.ids {
                     let at = zip(ids, f.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, f.ids.count)
                     failures.append("\(f.name): \(ids.count) tokens, expected \(f.count); first difference at \(at): \(ids.dropFirst(at).prefix(6)) vs \(f.ids.dropFirst(at).prefix(6))")
                 }

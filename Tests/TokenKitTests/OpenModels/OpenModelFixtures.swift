@@ -3,9 +3,7 @@ import Foundation
 
 /// Where the shared reference data lives: `../shared/data` beside the package.
 enum OpenModelFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let sharedData = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
+    static let sharedData = TestPaths.shared.appendingPathComponent("data")
     static let ggufFolder = sharedData.appendingPathComponent("gguf")
     static let hfFolder = sharedData.appendingPathComponent("hf")
     static let udhrFolder = sharedData.appendingPathComponent("udhr")
@@ -62,64 +60,5 @@ enum OpenModelFixtures {
     /// Encodes raw bytes (a case may be any UTF-8, even a lone `\r`).
     static func encode(_ tokenizer: Tokenizer, _ bytes: [UInt8]) -> [Int] {
         bytes.withUnsafeBufferPointer { tokenizer.encodeOrdinary(utf8: $0) }
-    }
-}
-
-/// One case of `Tests/Fixtures/openmodels/<name>.jsonl`, written by
-/// `Tests/Fixtures/openmodels/generate.py` from Hugging Face `tokenizers`.
-struct HuggingFaceFixture {
-    let name: String
-    let text: String
-    let count: Int
-    let fnv1a64: UInt64
-    /// All ids when the case has at most 4,096 tokens, else the first 256.
-    let ids: [Int]
-
-    /// Decoded with `JSONDecoder`, which keeps U+FEFF inside strings.
-    private struct Line: Decodable {
-        struct Input: Decodable {
-            let text: String?
-            let shared: String?
-            let `repeat`: String?
-            let times: Int?
-        }
-        let `case`: String
-        let input: Input
-        let count: Int
-        let fnv1a64: String
-        let ids: [Int]
-    }
-
-    static func load(_ name: String) throws -> [HuggingFaceFixture] {
-        let url = OpenModelFixtures.packageRoot.appendingPathComponent("Tests/Fixtures/openmodels/\(name).jsonl")
-        let decoder = JSONDecoder()
-        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { text in
-            let line = try decoder.decode(Line.self, from: Data(text.utf8))
-            let input: String
-            if let text = line.input.text {
-                input = text
-            } else if let path = line.input.shared {
-                input = try String(contentsOf: OpenModelFixtures.sharedData.deletingLastPathComponent().appendingPathComponent(path), encoding: .utf8)
-            } else if let unit = line.input.repeat, let times = line.input.times {
-                input = String(repeating: unit, count: times)
-            } else {
-                throw CocoaError(.coderInvalidValue)
-            }
-            return HuggingFaceFixture(name: line.case, text: input, count: line.count,
-                                      fnv1a64: UInt64(line.fnv1a64, radix: 16)!, ids: line.ids)
-        }
-    }
-
-    /// 64-bit FNV-1a over the ids, each as four little-endian bytes.
-    static func fnv1a64(_ ids: [Int]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for id in ids {
-            var v = UInt32(id)
-            for _ in 0..<4 {
-                h = (h ^ UInt64(v & 0xFF)) &* 0x100_0000_01b3
-                v >>= 8
-            }
-        }
-        return h
     }
 }

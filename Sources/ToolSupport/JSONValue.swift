@@ -1,3 +1,5 @@
+import ContextKit
+
 /// A JSON value whose objects keep their keys in the order written, so a
 /// tool's documented schema reads the same in its output.
 public indirect enum JSONValue: Sendable, Equatable {
@@ -48,25 +50,6 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// A JSON string literal (control characters escaped, everything else as is).
-    public static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal; what a terminal could act on (C1 controls, U+2028/9) is escaped too.
+    public static func quoted(_ s: String) -> String { ContextKit.JSONWriter.quoted(s, escapingInvisible: true) }
 }

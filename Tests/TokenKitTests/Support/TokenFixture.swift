@@ -1,8 +1,9 @@
 import Foundation
 
-/// One case of `Tests/Fixtures/tiktoken/<encoding>.jsonl`, written by
-/// `Tests/Fixtures/tiktoken/generate.py` from tiktoken's own output.
-struct TiktokenFixture {
+/// One case of a fixture file a peer wrote: `Tests/Fixtures/tiktoken/<encoding>.jsonl`
+/// (by `Tests/Fixtures/tiktoken/generate.py`, from tiktoken) or
+/// `Tests/Fixtures/openmodels/<name>.jsonl` (from Hugging Face `tokenizers`).
+struct TokenFixture {
     let name: String
     let text: String
     let count: Int
@@ -29,13 +30,19 @@ struct TiktokenFixture {
         let allowed_special: String?
     }
 
-    static func load(encoding: String) throws -> [TiktokenFixture] {
-        let url = TestPaths.fixtures.appendingPathComponent("tiktoken/\(encoding).jsonl")
+    /// The cases tiktoken wrote for `encoding`.
+    static func load(encoding: String) throws -> [TokenFixture] {
+        try load(path: "tiktoken/\(encoding).jsonl")
+    }
+
+    /// The cases of one file under `Tests/Fixtures`.
+    static func load(path: String) throws -> [TokenFixture] {
+        let url = TestPaths.fixtures.appendingPathComponent(path)
         let contents = try String(contentsOf: url, encoding: .utf8)
         let decoder = JSONDecoder()
         return try contents.split(separator: "\n").map { text in
             let line = try decoder.decode(Line.self, from: Data(text.utf8))
-            return TiktokenFixture(
+            return TokenFixture(
                 name: line.case,
                 text: try input(line.input),
                 count: line.count,
