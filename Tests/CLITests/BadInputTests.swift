@@ -101,7 +101,7 @@ import Testing
     }
 
     /// A log file still being written: the count is of the file as it was
-    /// when opened (or says it changed), and ends even if the writer never stops.
+    /// when tokcount opened it, and ends even if the writer never stops.
     @Test func aFileGrowingWhileReadEnds() throws {
         let dir = try TempDir()
         let path = try dir.write("growing.log", String(repeating: "a line of a log file that keeps growing\n", count: 25_000))
@@ -122,8 +122,10 @@ import Testing
         let r = try tokcount(["--json", "-e", "cl100k_base", path], deadline: 20)
         stop.value = true
         #expect(!r.killed, "still reading after \(Int(r.seconds)) s")
-        let bytes = try? Self.inputs(r).first?["bytes"] as? Int
-        #expect(bytes == 1_000_000, "read \(String(describing: bytes)) bytes of a file that had 1,000,000 when it was opened")
+        // Exactly the size at open is `FileByteSourceTests`' to check: here the
+        // moment of opening races the writer.
+        let bytes = try #require(try Self.inputs(r).first?["bytes"] as? Int)
+        #expect(bytes >= 1_000_000, "counted \(bytes) bytes of a file that had 1,000,000 before tokcount started")
     }
 
     @Test func aTextFileCutInsideACharacterIsCountedWithAWarning() throws {

@@ -101,12 +101,13 @@ struct ReportCLITests {
     @Test("ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses",
           .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
           .timeLimit(.minutes(15)))
-    func liveServer() throws {
-        let (server, port) = try LlamaServer.start(window: 512)
-        defer { LlamaServer.stop(port: port) }
-        let url = server.absoluteString
+    func liveServer() async throws {
         // Small sizes: SmolLM2 on two busy cores reads a prompt at roughly 15 tokens a second.
-        let run = try Self.ctxkit.run(["transcript", "--url", url, "-m", "gpt-4", "-i", "20", "-d", "100", "-a", "20", "--csv"])
+        let run = try await LlamaServer.withServer(window: 512) { server in
+            try await offThePool {
+                try Self.ctxkit.run(["transcript", "--url", server.absoluteString, "-m", "gpt-4", "-i", "20", "-d", "100", "-a", "20", "--csv"])
+            }
+        }
         #expect(run.status == 0, "\(run.stderr)")
         let rows = run.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(rows.count >= 3, "\(run.stdout)")

@@ -19,12 +19,8 @@ struct LlamaServerIntegrationTests {
         OpenAICompatibleBackend(configuration: .init(baseURL: url, requestTimeout: 1800, totalTimeout: 3600))
     }
 
-    /// A server of its own on a free port, so test runs from several
-    /// checkouts at once (or a server someone started by hand) never meet.
     func withServer(_ body: (URL) async throws -> Void) async throws {
-        let (url, port) = try LlamaServer.start(window: Self.window)
-        defer { LlamaServer.stop(port: port) }
-        try await body(url)
+        try await LlamaServer.withServer(window: Self.window, body)
     }
 
     func document(pages: Int) throws -> String {

@@ -34,16 +34,37 @@ public enum LlamaServer {
         return URL(fileURLWithPath: String(line.dropFirst(6)))
     }
 
+    /// One server at a time in the whole test run: each answers with both
+    /// cores, and two at once starve each other and every other test.
+    private static let oneAtATime = AsyncLock()
+
+    /// Runs `body` against a server of its own with a `window`-token context
+    /// (on a free port, started and stopped off the cooperative pool), after
+    /// any other test's server has stopped.
+    public static func withServer<T: Sendable>(window: Int, _ body: (URL) async throws -> T) async throws -> T {
+        await oneAtATime.acquire()
+        defer { oneAtATime.release() }
+        let (url, port) = try await offThePool { try start(window: window) }
+        do {
+            let result = try await body(url)
+            _ = try? await offThePool { stop(port: port) }
+            return result
+        } catch {
+            _ = try? await offThePool { stop(port: port) }
+            throw error
+        }
+    }
+
     /// Starts a server with a `window`-token context on a free port; returns
     /// its URL and port (for `stop`). A port of its own, so runs from several
     /// checkouts, or a server someone started by hand, never meet.
-    public static func start(window: Int) throws -> (url: URL, port: Int) {
+    static func start(window: Int) throws -> (url: URL, port: Int) {
         let port = try ChildProcess.freePort()
         return (try start(port: port, window: window), port)
     }
 
     /// Starts a server with a `window`-token context on `port`; returns its URL.
-    public static func start(port: Int, window: Int) throws -> URL {
+    static func start(port: Int, window: Int) throws -> URL {
         let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
         guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
               let url = URL(string: String(line.dropFirst(4))) else {
@@ -52,7 +73,7 @@ public enum LlamaServer {
         return url
     }
 
-    public static func stop(port: Int) { _ = try? run(["stop", "--port", String(port)]) }
+    static func stop(port: Int) { _ = try? run(["stop", "--port", String(port)]) }
 
     @discardableResult
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {

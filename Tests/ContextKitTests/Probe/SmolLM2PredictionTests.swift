@@ -46,16 +46,17 @@ struct SmolLM2PredictionTests {
     @Test("predicted prompt_tokens equal the server's on every conversation")
     func predictionsMatch() async throws {
         let predictor = try PromptPredictor(gguf: try LlamaServer.modelPath())
-        let (url, port) = try LlamaServer.start(window: Self.window)
-        defer { LlamaServer.stop(port: port) }
-        let client = ChatCompletionsClient(baseURL: url)
-        var rows: [String] = []
-        var mismatches = 0
-        for (name, messages) in Self.conversations {
-            let predicted = try predictor.promptTokens(messages)
-            let measured = try await client.complete(messages: messages, maxTokens: 1).promptTokens
-            if measured != predicted { mismatches += 1 }
-            rows.append("\(name): measured \(measured.map(String.init) ?? "none"), predicted \(predicted)")
+        let (rows, mismatches) = try await LlamaServer.withServer(window: Self.window) { url in
+            let client = ChatCompletionsClient(baseURL: url)
+            var rows: [String] = []
+            var mismatches = 0
+            for (name, messages) in Self.conversations {
+                let predicted = try predictor.promptTokens(messages)
+                let measured = try await client.complete(messages: messages, maxTokens: 1).promptTokens
+                if measured != predicted { mismatches += 1 }
+                rows.append("\(name): measured \(measured.map(String.init) ?? "none"), predicted \(predicted)")
+            }
+            return (rows, mismatches)
         }
         print("SmolLM2 prompt tokens, measured vs predicted:\n" + rows.joined(separator: "\n"))
         #expect(Self.conversations.count >= 20)
@@ -65,9 +66,9 @@ struct SmolLM2PredictionTests {
     @Test("the overflow error's count equals the prediction")
     func overflowCountMatches() async throws {
         let predictor = try PromptPredictor(gguf: try LlamaServer.modelPath())
-        let (url, port) = try LlamaServer.start(window: Self.window)
-        defer { LlamaServer.stop(port: port) }
-        let report = await OverflowProbe(client: ChatCompletionsClient(baseURL: url), predictor: predictor).run(window: Self.window)
+        let report = try await LlamaServer.withServer(window: Self.window) { url in
+            await OverflowProbe(client: ChatCompletionsClient(baseURL: url), predictor: predictor).run(window: Self.window)
+        }
         let overflow = try #require(report.overflow, "the server should refuse a prompt of 1.5 windows: \(report.notes)")
         #expect(overflow.dialect == .llamaCpp)
         #expect(overflow.contextWindow == Self.window)
