@@ -32,6 +32,9 @@ struct ScannerReferenceTests {
         "ABCdefGHI", "ǈǉǊ", "ᴬᴮᴰ", "中文字符", "日本語のテキスト", "한국어", "ภาษาไทย", "العربية", "हिन्दी",
         "👩‍👩‍👧‍👦", "👍🏽", "🇫🇷", "\u{00A0}nbsp", "\u{2028}\u{2029}", "\u{0B}\u{0C}", "\u{85}next",
         "<|endoftext|>", "a<|endoftext|>b", "x  \u{3000}y", "$$$ 100 USD", "C++/C#", "path/to/file.txt",
+        // Around the 8-byte steps of the ASCII letter-run path: a non-ASCII letter or mark at each offset.
+        "abcdefghé", "ABCDEFGHÉx", "(ABCé", " wordé", "Hello\u{301}", "it'S", "abcdefgh中", "ABCDEFGHIJKLMNOPé",
+        "abcdefghijklmnop\u{301}", " abcdefgh'sé",
     ]
 
     @Test("same pieces as ICU running the same pattern", arguments: scanners.map(\.0))

@@ -94,7 +94,7 @@ struct BytePairEncoder: Sendable {
         var next = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i + 1) }; c = n }
         var previous = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i - 1) }; c = n }
         var pairRank = [UInt32](repeating: .max, count: n)   // rank of part i merged with its successor
-        var heap = PairHeap(capacity: n)
+        var heap = MergeHeap(capacity: n)
         @inline(__always) func rankOfPair(_ i: Int) -> UInt32 {
             let j = Int(next[i])
             guard j < n else { return .max }
@@ -103,7 +103,7 @@ struct BytePairEncoder: Sendable {
         }
         for i in 0..<(n - 1) {
             pairRank[i] = rankOfPair(i)
-            if pairRank[i] != .max { heap.push(rank: pairRank[i], part: i) }
+            if pairRank[i] != .max { heap.push(rank: pairRank[i], position: i) }
         }
         while let (rank, i) = heap.pop() {
             // Entries go stale when a neighbour merges; the current rank decides.
@@ -115,11 +115,11 @@ struct BytePairEncoder: Sendable {
             previous[j] = -2
             pairRank[j] = .max
             pairRank[i] = rankOfPair(i)
-            if pairRank[i] != .max { heap.push(rank: pairRank[i], part: i) }
+            if pairRank[i] != .max { heap.push(rank: pairRank[i], position: i) }
             let h = Int(previous[i])
             if h >= 0 {
                 pairRank[h] = rankOfPair(h)
-                if pairRank[h] != .max { heap.push(rank: pairRank[h], part: h) }
+                if pairRank[h] != .max { heap.push(rank: pairRank[h], position: h) }
             }
         }
         var i = 0
@@ -128,44 +128,5 @@ struct BytePairEncoder: Sendable {
             sink.token(vocabulary.id(of: p + i, count: j &- i)!, start: offset &+ i, end: offset &+ j)
             i = j
         }
-    }
-}
-
-/// A binary min-heap of (rank, part) keys packed into one `UInt64`, so ties in
-/// rank break toward the leftmost part, as tiktoken's scan does.
-@usableFromInline
-struct PairHeap {
-    private var keys: [UInt64] = []
-
-    init(capacity: Int) { keys.reserveCapacity(capacity) }
-
-    mutating func push(rank: UInt32, part: Int) {
-        keys.append(UInt64(rank) << 32 | UInt64(part))
-        var i = keys.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard keys[parent] > keys[i] else { break }
-            keys.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    mutating func pop() -> (UInt32, Int)? {
-        guard let top = keys.first else { return nil }
-        let last = keys.removeLast()
-        if !keys.isEmpty {
-            keys[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var smallest = i
-                if l < keys.count && keys[l] < keys[smallest] { smallest = l }
-                if r < keys.count && keys[r] < keys[smallest] { smallest = r }
-                if smallest == i { break }
-                keys.swapAt(i, smallest)
-                i = smallest
-            }
-        }
-        return (UInt32(top >> 32), Int(top & 0xFFFF_FFFF))
     }
 }

@@ -220,42 +220,6 @@ private struct SingleTokenSink: TokenSink {
     }
 }
 
-/// A min-heap of `(rank, position)` packed in one `UInt64`: lowest rank first,
-/// leftmost on ties.
-struct MergeHeap {
-    private var keys: [UInt64] = []
-
-    mutating func push(rank: UInt32, position: Int) {
-        keys.append(UInt64(rank) << 32 | UInt64(position))
-        var i = keys.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard keys[parent] > keys[i] else { break }
-            keys.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    mutating func pop() -> (UInt32, Int)? {
-        guard let top = keys.first else { return nil }
-        let last = keys.removeLast()
-        if !keys.isEmpty {
-            keys[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var smallest = i
-                if l < keys.count && keys[l] < keys[smallest] { smallest = l }
-                if r < keys.count && keys[r] < keys[smallest] { smallest = r }
-                if smallest == i { break }
-                keys.swapAt(i, smallest)
-                i = smallest
-            }
-        }
-        return (UInt32(top >> 32), Int(top & 0xFFFF_FFFF))
-    }
-}
-
 /// The merge list as a hash table: `(left id, right id)` → `rank << 32 | merged id`.
 final class PairTable: @unchecked Sendable {
     private let keys: UnsafeMutablePointer<UInt64>

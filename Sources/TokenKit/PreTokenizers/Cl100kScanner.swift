@@ -4,8 +4,34 @@
 ///     | ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s
 @usableFromInline
 enum Cl100kScanner: PieceScanner {
-    @inlinable
+    @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
+        let b = t.base[i]
+        guard b < 0x80 else { return generalPieceEnd(t, from: i) }
+        // ASCII first, as in `O200kScanner`: most English pieces settle here.
+        let letterStart: Int
+        if t.isASCIILetter(b) {
+            letterStart = i
+        } else {
+            if b == UInt8(ascii: "'") {
+                let contraction = t.contractionLength(at: i, ignoringCase: true)
+                if contraction > 0 { return i &+ contraction }
+            }
+            // A digit or newline is no prefix; a prefix needs a letter after it.
+            guard (b &- 0x30) >= 10 && b != 0x0A && b != 0x0D && i &+ 1 < t.end else { return otherPieceEnd(t, from: i) }
+            let n = t.base[i &+ 1]
+            guard n < 0x80 else { return generalPieceEnd(t, from: i) }
+            guard t.isASCIILetter(n) else { return otherPieceEnd(t, from: i) }
+            letterStart = i &+ 1
+        }
+        // `\p{L}++` ends at the first non-letter; a non-ASCII byte may be a letter.
+        let e = t.endOfASCIIRun(from: letterStart, foldingCase: true, first: UInt8(ascii: "a"))
+        return e < t.end && t.base[e] >= 0x80 ? generalPieceEnd(t, from: i) : e
+    }
+
+    /// Any piece, by decoding characters and asking the class table.
+    @inlinable @inline(never)
+    static func generalPieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
         let contraction = t.contractionLength(at: i, ignoringCase: true)
         if contraction > 0 { return i &+ contraction }
         let first = t.character(at: i)
@@ -16,39 +42,14 @@ enum Cl100kScanner: PieceScanner {
         if !c.contains(.number) && !isNewline, let n = t.classes(at: next), n.contains(.letter) {
             return t.endOfRun(from: next, of: .letter)
         }
-        if c.contains(.number) {
-            var j = next
-            for _ in 0..<2 {
-                guard j < t.end else { break }
-                let d = t.character(at: j)
-                guard d.classes.contains(.number) else { break }
-                j &+= d.length
-            }
-            return j
-        }
-        let punctuationStart = first.value == 0x20 ? next : i
-        if punctuationStart < t.end {
-            let p = t.character(at: punctuationStart)
-            if p.classes.isDisjoint(with: [.whitespace, .letter, .number]) {
-                var j = t.endOfRun(punctuationFrom: punctuationStart &+ p.length)
-                while j < t.end && (t.base[j] == 0x0A || t.base[j] == 0x0D) { j &+= 1 }
-                return j
-            }
-        }
-        return t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: true, newlinesEndPieces: true)
+        return t.numberOrPunctuationPieceEnd(from: i, first: first, trailing: .newlines)
+            ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: true, newlinesEndPieces: true)
     }
-}
 
-extension UTF8Cursor {
-    /// The end of a run of `[^\s\p{L}\p{N}]` starting at `i`.
-    @inlinable @inline(__always)
-    func endOfRun(punctuationFrom i: Int) -> Int {
-        var j = i
-        while j < end {
-            let c = character(at: j)
-            if !c.classes.isDisjoint(with: [.whitespace, .letter, .number]) { break }
-            j &+= c.length
-        }
-        return j
+    /// A piece that no letter alternative (nor a contraction) matches at `i`.
+    @inlinable @inline(never)
+    static func otherPieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
+        t.numberOrPunctuationPieceEnd(from: i, first: t.character(at: i), trailing: .newlines)
+            ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: true, newlinesEndPieces: true)
     }
 }

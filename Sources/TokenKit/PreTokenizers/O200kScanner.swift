@@ -8,8 +8,46 @@
 /// first alternative with the prefix, then without it, then the second.
 @usableFromInline
 enum O200kScanner: PieceScanner {
-    @inlinable
+    @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
+        let b = t.base[i]
+        guard b < 0x80 else { return generalPieceEnd(t, from: i) }
+        // ASCII first: English is almost all pieces like "word", " word", "Word"
+        // and ". ", which this path settles without decoding or table lookups.
+        let wordStart: Int
+        if t.isASCIILetter(b) {
+            wordStart = i
+        } else {
+            // Any ASCII character but a letter, digit or newline is a P prefix,
+            // and is neither U nor W itself: only a letter after it starts a word.
+            guard (b &- 0x30) >= 10 && b != 0x0A && b != 0x0D && i &+ 1 < t.end else { return otherPieceEnd(t, from: i) }
+            let n = t.base[i &+ 1]
+            guard n < 0x80 else { return generalPieceEnd(t, from: i) }
+            guard t.isASCIILetter(n) else { return otherPieceEnd(t, from: i) }
+            wordStart = i &+ 1
+        }
+        guard let e = asciiWordEnd(t, from: wordStart) else { return generalPieceEnd(t, from: i) }
+        return e &+ t.contractionLength(at: e, ignoringCase: true)
+    }
+
+    /// The letter alternatives at `s` (an ASCII letter) for a run that ends in
+    /// ASCII, or `nil` when a non-ASCII byte follows it and could extend it.
+    ///
+    /// In ASCII, U is `[A-Z]` and W is `[a-z]`, and no character is both, so
+    /// `U*W+` can give nothing back: it is `[A-Z]*[a-z]+`, and `U+W*`, tried
+    /// only when that failed, is `[A-Z]+`. Either way the piece ends where
+    /// `[A-Z]*[a-z]*` does.
+    @inlinable @inline(__always)
+    static func asciiWordEnd(_ t: UTF8Cursor, from s: Int) -> Int? {
+        let upper = (t.base[s] &- UInt8(ascii: "A")) < 26
+        let u = upper ? t.endOfASCIIRun(from: s &+ 1, foldingCase: false, first: UInt8(ascii: "A")) : s
+        let e = t.endOfASCIIRun(from: u, foldingCase: false, first: UInt8(ascii: "a"))
+        return e < t.end && t.base[e] >= 0x80 ? nil : e
+    }
+
+    /// Any piece, by decoding characters and asking the class table.
+    @inlinable @inline(never)
+    static func generalPieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
         let first = t.character(at: i)
         let c = first.classes
         let next = i &+ first.length
@@ -23,28 +61,15 @@ enum O200kScanner: PieceScanner {
         } else if let e = casedWordEnd(t, from: i, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: false) {
             return e &+ t.contractionLength(at: e, ignoringCase: true)
         }
-        if c.contains(.number) {
-            var j = next
-            for _ in 0..<2 {
-                guard j < t.end else { break }
-                let d = t.character(at: j)
-                guard d.classes.contains(.number) else { break }
-                j &+= d.length
-            }
-            return j
-        }
-        let punctuationStart = first.value == 0x20 ? next : i
-        if punctuationStart < t.end {
-            let p = t.character(at: punctuationStart)
-            if p.classes.isDisjoint(with: [.whitespace, .letter, .number]) {
-                var j = t.endOfRun(punctuationFrom: punctuationStart &+ p.length)
-                while j < t.end && (t.base[j] == 0x0A || t.base[j] == 0x0D || t.base[j] == UInt8(ascii: "/")) {
-                    j &+= 1
-                }
-                return j
-            }
-        }
-        return t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: false, newlinesEndPieces: true)
+        return t.numberOrPunctuationPieceEnd(from: i, first: first, trailing: .newlinesOrSlashes)
+            ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: false, newlinesEndPieces: true)
+    }
+
+    /// A piece that no letter alternative matches at `i`.
+    @inlinable @inline(never)
+    static func otherPieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
+        t.numberOrPunctuationPieceEnd(from: i, first: t.character(at: i), trailing: .newlinesOrSlashes)
+            ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: false, newlinesEndPieces: true)
     }
 
     /// `U*W+` (`mustEndLower`) or `U+W*` matched at `s`, as a backtracking engine resolves it.

@@ -37,6 +37,80 @@ extension UTF8Cursor {
         return 0
     }
 
+    /// Whether `b` is `[A-Za-z]`.
+    @inlinable @inline(__always)
+    func isASCIILetter(_ b: UInt8) -> Bool {
+        ((b | 0x20) &- UInt8(ascii: "a")) < 26
+    }
+
+    /// The end of the run, starting at `i`, of the 26 ASCII letters from
+    /// `first` ("a" or "A"); with `foldingCase` (and "a"), of letters of
+    /// either case. Eight bytes at a time: a word is one step.
+    @inlinable @inline(__always)
+    func endOfASCIIRun(from i: Int, foldingCase: Bool, first: UInt8) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        let fold: UInt8 = foldingCase ? 0x20 : 0
+        var j = i
+        while j &+ 8 <= end {
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) | ones &* UInt64(fold)
+            // Per byte, with bit 7 cleared so that no sum carries into the next
+            // byte: bit 7 of b + (0x80 - x) is set exactly when b >= x.
+            let low7 = w & ~high
+            let fromFirst = low7 &+ ones &* UInt64(0x80 &- first)
+            let pastLast = low7 &+ ones &* UInt64(0x80 &- (first &+ 26))
+            let outside = (fromFirst & ~pastLast & ~w & high) ^ high
+            if outside != 0 { return j &+ outside.trailingZeroBitCount >> 3 }
+            j &+= 8
+        }
+        while j < end && ((base[j] | fold) &- first) < 26 { j &+= 1 }
+        return j
+    }
+
+    /// `\p{N}{1,3}`, else ` ?[^\s\p{L}\p{N}]+` and the run of `trailing` after it,
+    /// for the piece that starts at `i` with the character `first`; `nil` when
+    /// neither matches there (the piece is whitespace). cl100k and o200k share
+    /// these alternatives and differ only in what may trail the punctuation.
+    @inlinable @inline(__always)
+    func numberOrPunctuationPieceEnd(
+        from i: Int, first: (value: UInt32, classes: CharacterClass, length: Int), trailing: PunctuationTrail
+    ) -> Int? {
+        let next = i &+ first.length
+        if first.classes.contains(.number) {
+            var j = next
+            for _ in 0..<2 {
+                guard j < end else { break }
+                let d = character(at: j)
+                guard d.classes.contains(.number) else { break }
+                j &+= d.length
+            }
+            return j
+        }
+        let punctuationStart = first.value == 0x20 ? next : i
+        guard punctuationStart < end else { return nil }
+        let p = character(at: punctuationStart)
+        guard p.classes.isDisjoint(with: [.whitespace, .letter, .number]) else { return nil }
+        var j = endOfRun(punctuationFrom: punctuationStart &+ p.length)
+        while j < end {
+            let b = base[j]
+            guard b == 0x0A || b == 0x0D || (trailing == .newlinesOrSlashes && b == UInt8(ascii: "/")) else { break }
+            j &+= 1
+        }
+        return j
+    }
+
+    /// The end of a run of `[^\s\p{L}\p{N}]` starting at `i`.
+    @inlinable @inline(__always)
+    func endOfRun(punctuationFrom i: Int) -> Int {
+        var j = i
+        while j < end {
+            let c = character(at: j)
+            if !c.classes.isDisjoint(with: [.whitespace, .letter, .number]) { break }
+            j &+= c.length
+        }
+        return j
+    }
+
     /// The whitespace alternatives shared by the OpenAI patterns, for a piece
     /// that starts with whitespace at `i`:
     /// `\s++$` (if `trailingRunIsOnePiece`), then `\s*[\r\n]` (if `newlinesEndPieces`),
@@ -61,4 +135,11 @@ extension UTF8Cursor {
         if characters >= 2 { return lastCharacterStart }    // leave one space for the next word
         return j
     }
+}
+
+/// What a pattern lets trail a run of punctuation: cl100k's `[\r\n]*`, o200k's `[\r\n/]*`.
+@usableFromInline
+enum PunctuationTrail {
+    case newlines
+    case newlinesOrSlashes
 }
