@@ -26,7 +26,7 @@ Scenarios (POST /v1/chat/completions, streaming):
                     (llama.cpp running out of window before max_tokens)
     stream-error    some content, then an error event inside the stream
     cut             some content, then the connection closes without [DONE]
-    slow            one chunk, then silence for 30 s
+    slow            one chunk, then silence for 300 s
 Other routes: GET /v1/models (401 for "Bearer bad"), GET /props (n_ctx 2048),
 GET /requests?prompt=TEXT (the last chat request whose user message was TEXT).
 """
@@ -143,7 +143,7 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(0.001)
         if scenario == "slow":
-            time.sleep(30)
+            time.sleep(300)
 
 
 def main():

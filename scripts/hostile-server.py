@@ -11,9 +11,16 @@ at the same time do not share counts.
                     a summary as JSON, so the summary engine can use it
     ok-then-never   ok for the first 2 chat requests of its tag, then never-answers
     never-answers   reads the request, then sends nothing until the client leaves
+    slow-answer     silent for --slow-seconds (as a local model reading a long prompt),
+                    then ok; used to measure what a client spends while it waits
     streams-forever 200, then a content delta (or a JSON space) every 0.2 s, forever
     status-500      500 with a JSON error body
     status-429      429 with Retry-After: 2 and a JSON error body
+    status-429-long 429 with Retry-After: 3600
+    rate-limited    429 with Retry-After: 1 for the first request of its tag; a later one
+                    that comes before that second has passed is refused again and
+                    counted in /stats as "rate-limited.TAG:early", one after it is ok
+    rate-limited-bare  429 without Retry-After for the first request of its tag, then ok
     malformed-sse   200 text/event-stream with lines that are not events or not JSON
     truncated       200, part of an answer, then the connection closes
     non-json-error  502 with an HTML body
@@ -22,7 +29,7 @@ at the same time do not share counts.
     huge-line       200, then one SSE line of --huge-mb MB that never ends
 
 GET /<behaviour>/v1/models and /<behaviour>/props behave the same way
-(ok-then-never answers them as ok). GET /stats says how many chat requests
+(ok-then-never, slow-answer and the rate-limited ones answer them as ok). GET /stats says how many chat requests
 each behaviour and tag has had (to check retries).
 
 The server prints `listening on http://127.0.0.1:PORT` once ready, and exits
@@ -39,6 +46,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 TICK = 0.2
 ANSWER = json.dumps({"headline": "A hostile server answered", "points": ["One point.", "Two points.", "Three points."]})
 counts = {}
+# When each rate-limited tag may ask again (time.monotonic()).
+allowed_after = {}
 counts_lock = threading.Lock()
 
 
@@ -58,6 +67,7 @@ def completion(text):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     huge_bytes = 64 << 20
+    slow_seconds = 10.0
     deadline = 0.0
 
     def log_message(self, *args):
@@ -86,8 +96,9 @@ class Handler(BaseHTTPRequestHandler):
             with counts_lock:
                 counts[segment] = counts.get(segment, 0) + 1
                 self.request_number = counts[segment]
-        elif behaviour == "ok-then-never":
+        elif behaviour in ("ok-then-never", "rate-limited", "rate-limited-bare", "slow-answer"):
             behaviour = "ok"
+        self.segment = segment
         action = getattr(self, "b_" + behaviour.replace("-", "_"), None)
         if action is None:
             return self.reply(404, "application/json", b'{"error":{"message":"no such behaviour"}}')
@@ -166,12 +177,39 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(b" ")
                 time.sleep(TICK)
 
+    def b_slow_answer(self, streaming):
+        time.sleep(self.slow_seconds)
+        self.b_ok(streaming)
+
     def b_status_500(self, streaming):
         self.reply(500, "application/json", b'{"error":{"code":500,"message":"the hostile server failed on purpose"}}')
 
     def b_status_429(self, streaming):
         self.reply(429, "application/json", b'{"error":{"code":429,"message":"rate limited; retry later"}}',
                    extra=[("Retry-After", "2")])
+
+    def b_status_429_long(self, streaming):
+        self.reply(429, "application/json", b'{"error":{"code":429,"message":"rate limited for an hour"}}',
+                   extra=[("Retry-After", "3600")])
+
+    def b_rate_limited(self, streaming):
+        now = time.monotonic()
+        with counts_lock:
+            first = self.segment not in allowed_after
+            if first:
+                allowed_after[self.segment] = now + 1
+            early = not first and now < allowed_after[self.segment]
+            if early:
+                counts[self.segment + ":early"] = counts.get(self.segment + ":early", 0) + 1
+        if first or early:
+            return self.reply(429, "application/json", b'{"error":{"code":429,"message":"rate limited; wait a second"}}',
+                              extra=[("Retry-After", "1")])
+        self.b_ok(streaming)
+
+    def b_rate_limited_bare(self, streaming):
+        if self.request_number == 1:
+            return self.reply(429, "application/json", b'{"error":{"code":429,"message":"rate limited"}}')
+        self.b_ok(streaming)
 
     def b_malformed_sse(self, streaming):
         self.start_stream("text/event-stream" if streaming else "application/json")
@@ -236,9 +274,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--huge-mb", type=int, default=64, help="size of the huge answers")
+    parser.add_argument("--slow-seconds", type=float, default=10, help="silence before slow-answer answers")
     parser.add_argument("--lifetime", type=float, default=900, help="seconds before the server stops by itself")
     args = parser.parse_args()
     Handler.huge_bytes = args.huge_mb << 20
+    Handler.slow_seconds = args.slow_seconds
     Handler.deadline = time.monotonic() + args.lifetime
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     server.daemon_threads = True

@@ -2,7 +2,11 @@
 /// bytes as they arrive, get back the payload they complete. Pure, like
 /// `ServerSentEventParser`, so any split of the input gives the same output.
 struct ChunkedTransferDecoder {
-    enum Failure: Error, Equatable { case malformedChunkSize }
+    enum Failure: Error, Equatable { case malformedChunkSize, lineTooLong }
+
+    /// A chunk-size or trailer line longer than this is refused: the line is
+    /// held until it ends, so a server that never ends one must not grow it forever.
+    static let maximumLineLength = 8192
 
     private enum State { case size, data(Int), dataEnd, trailer, done }
     private var state = State.size
@@ -19,7 +23,11 @@ struct ChunkedTransferDecoder {
             case .size:
                 let byte = bytes[i]
                 i = bytes.index(after: i)
-                guard byte == 0x0A else { line.append(byte); continue }
+                guard byte == 0x0A else {
+                    line.append(byte)
+                    if line.count > Self.maximumLineLength { throw .lineTooLong }
+                    continue
+                }
                 // `1a;extension=x\r` → 0x1a
                 let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != 0x0D && $0 != 0x20 }
                 line.removeAll(keepingCapacity: true)
@@ -40,7 +48,11 @@ struct ChunkedTransferDecoder {
             case .trailer:
                 let byte = bytes[i]
                 i = bytes.index(after: i)
-                guard byte == 0x0A else { if byte != 0x0D { line.append(byte) }; continue }
+                guard byte == 0x0A else {
+                    if byte != 0x0D { line.append(byte) }
+                    if line.count > Self.maximumLineLength { throw .lineTooLong }
+                    continue
+                }
                 if line.isEmpty { state = .done } else { line.removeAll(keepingCapacity: true) }
             case .done:
                 return out

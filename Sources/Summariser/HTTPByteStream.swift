@@ -8,7 +8,8 @@ import FoundationNetworking
 /// which swift-corelibs-foundation implements on Linux (`bytes(for:)` it does not).
 final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     enum Part: Sendable {
-        case status(Int)
+        /// The status and the headers (names in lower case; a repeated header keeps its last value).
+        case status(Int, headers: [String: String])
         case body(Data)
     }
 
@@ -39,7 +40,12 @@ final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendabl
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        continuation.yield(.status((response as? HTTPURLResponse)?.statusCode ?? 0))
+        let http = response as? HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            headers[String(describing: name).lowercased()] = String(describing: value)
+        }
+        continuation.yield(.status(http?.statusCode ?? 0, headers: headers))
         completionHandler(.allow)
     }
 

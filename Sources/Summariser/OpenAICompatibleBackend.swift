@@ -16,7 +16,9 @@ import ContextKit
 /// - Time-outs: `requestTimeout` is how long the connection may stay silent,
 ///   `totalTimeout` how long a whole answer may take.
 /// - Retries a 5xx answer (llama-server's 503 while loading, a proxy's 502)
-///   up to `maxRetries` times, waiting `retryDelay`, then twice that, …
+///   and a 429 (rate limited) up to `maxRetries` times, waiting what the
+///   server's `Retry-After` asks, else `retryDelay`, then twice that, …; a
+///   wait that would end after `totalTimeout` fails at once, saying how long.
 /// - Context overflows are read with ContextKit's `ContextOverflow`, so the
 ///   engine gets the server's own counts.
 ///
@@ -33,8 +35,9 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         public var requestTimeout: TimeInterval
         /// Seconds one answer may take from request to last token.
         public var totalTimeout: TimeInterval
+        /// Retries of a 5xx or 429 answer.
         public var maxRetries: Int
-        /// The wait before the first retry; doubled for each further one.
+        /// The wait before the first retry, doubled for each further one, when the server sends no `Retry-After`.
         public var retryDelay: Duration
         /// `max_tokens` when the request's options do not set it.
         public var defaultMaximumResponseTokens: Int
@@ -128,7 +131,7 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             var body = Data()
             for try await part in HTTPByteStream.open(request) {
                 switch part {
-                case .status(let code): status = code
+                case .status(let code, _): status = code
                 case .body(let data):
                     body.append(data)
                     if body.count > Self.getBodyLimit {
@@ -208,6 +211,9 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         } catch {
             throw GenerationError.unsupportedGuide("the schema could not be encoded: \(error)")
         }
+        let clock = ContinuousClock()
+        // `withDeadline` started its timer just before this call.
+        let deadline = clock.now + .seconds(configuration.totalTimeout)
         var attempt = 0
         while true {
             do {
@@ -216,11 +222,50 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                                  continuation: continuation)
                 return
             } catch let failure as ServerFailure {
-                guard (500..<600).contains(failure.status), attempt < configuration.maxRetries else { throw failure.error(model: configuration.model, url: configuration.baseURL.absoluteString) }
-                try await Task.sleep(for: configuration.retryDelay * (1 << attempt))
+                let error = failure.error(model: configuration.model, url: configuration.baseURL.absoluteString)
+                guard failure.isRetryable, attempt < configuration.maxRetries else { throw error }
+                let asked = failure.retryAfter.flatMap { Self.retryDelay(fromRetryAfter: $0, now: Date()) }
+                let wait = asked ?? configuration.retryDelay * (1 << attempt)
+                // Waiting past the deadline would only end in the total time-out's vaguer error.
+                guard wait < deadline - clock.now else {
+                    let detail: String
+                    if case .transport(let message, _) = error { detail = message } else { detail = error.description }
+                    let why = asked != nil ? "the server's Retry-After asks for a wait of \(Self.seconds(wait))" : "the next retry would wait \(Self.seconds(wait))"
+                    throw GenerationError.transport("\(detail) (\(why), which ends past the total time-out of \(Int(configuration.totalTimeout)) s)", status: failure.status)
+                }
+                try await Task.sleep(for: wait)
                 attempt += 1
             }
         }
+    }
+
+    /// The wait a `Retry-After` value asks for: whole seconds, or an HTTP
+    /// date (RFC 9110 §10.2.3); nil when it is neither. A date in the past is no wait.
+    static func retryDelay(fromRetryAfter value: String, now: Date) -> Duration? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            // More digits than an Int holds is still a number, just a very long wait.
+            return .seconds(Int64(text) ?? .max)
+        }
+        for format in httpDateFormats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) {
+                return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+            }
+        }
+        return nil
+    }
+
+    /// IMF-fixdate, then the obsolete RFC 850 and asctime forms that RFC 9110 still asks recipients to accept.
+    static let httpDateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+
+    /// A wait as people read it: "2 s", "1.5 s", "0.05 s".
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds == 0 ? "\(seconds) s" : String(format: "%.3g s", Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     func makeURLRequest(_ request: GenerationRequest, instructions: String) throws -> URLRequest {
@@ -246,10 +291,14 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                                       stream: true, extra: extra)
     }
 
-    /// A non-2xx answer: its status and body.
+    /// A non-2xx answer: its status, body and `Retry-After` header.
     struct ServerFailure: Error {
         let status: Int
         let body: String
+        var retryAfter: String? = nil
+
+        /// A server error or a rate limit: the same request may succeed later.
+        var isRetryable: Bool { status == 429 || (500..<600).contains(status) }
 
         func error(model: String?, url: String) -> GenerationError {
             if let overflow = ContextOverflow.parse(body) { return .contextOverflow(overflow) }
@@ -273,14 +322,16 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     private func stream(_ urlRequest: URLRequest, schema: OutputSchema?, maxTokens: Int,
                         continuation: AsyncThrowingStream<ResponseSnapshot, any Error>.Continuation) async throws {
         var status = 0
+        var retryAfter: String?
         var errorBody = Data()
         var parser = ServerSentEventParser()
         var answer = StreamedAnswer(limit: maxTokens * Self.bytesPerTokenLimit + 4096)
         do {
             reading: for try await part in HTTPByteStream.open(urlRequest) {
                 switch part {
-                case .status(let code):
+                case .status(let code, let headers):
                     status = code
+                    retryAfter = headers["retry-after"]
                 case .body(let data):
                     guard (200..<300).contains(status) else {
                         errorBody.append(data.prefix(Self.errorBodyLimit - errorBody.count))
@@ -291,6 +342,10 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                     var grew = false
                     for event in parser.feed(data) { grew = try answer.take(event) || grew }
                     if grew { continuation.yield(ResponseSnapshot(content: answer.content)) }
+                    // A line (or event) that never ends is held whole by the parser: stop at what one answer may take.
+                    if parser.pendingByteCount > answer.limit {
+                        throw GenerationError.transport("an event passed \(answer.limit) bytes without ending, more than a whole answer may take; the server's event stream is malformed", status: nil)
+                    }
                 }
             }
         } catch let error as GenerationError {
@@ -299,7 +354,7 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             if Task.isCancelled { throw GenerationError.cancelled }
             throw Self.transportError(error, url: urlRequest.url)
         }
-        guard (200..<300).contains(status) else { throw ServerFailure(status: status, body: String(decoding: errorBody, as: UTF8.self)) }
+        guard (200..<300).contains(status) else { throw ServerFailure(status: status, body: String(decoding: errorBody, as: UTF8.self), retryAfter: retryAfter) }
         continuation.yield(try answer.finish(schema: schema, maxTokens: maxTokens))
     }
 

@@ -234,7 +234,7 @@ final class PlainHTTPConnection: @unchecked Sendable {
                 body = head[end...]
                 let (status, headers) = try Self.parseHead(head[..<end])
                 head = []
-                parts.append(.status(status))
+                parts.append(.status(status, headers: headers))
                 if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
                     chunked = ChunkedTransferDecoder()
                 } else if let length = headers["content-length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
@@ -244,7 +244,8 @@ final class PlainHTTPConnection: @unchecked Sendable {
             if chunked != nil {
                 let payload: [UInt8]
                 do { payload = try chunked!.feed(body) } catch {
-                    throw PlainHTTPConnection.error(NSURLErrorBadServerResponse, "malformed chunked body")
+                    let what = error == .lineTooLong ? "a chunk-size or trailer line longer than \(ChunkedTransferDecoder.maximumLineLength) bytes" : "a bad chunk size"
+                    throw PlainHTTPConnection.error(NSURLErrorBadServerResponse, "malformed chunked body: \(what)")
                 }
                 if !payload.isEmpty { parts.append(.body(Data(payload))) }
                 isComplete = chunked!.isComplete

@@ -48,6 +48,12 @@ public struct ServerSentEventParser: Sendable {
 
     public init() {}
 
+    /// Bytes held for the event that is not complete yet: its unfinished
+    /// line, its data lines and its type. A stream whose events never end
+    /// would otherwise make this grow without bound, so a reader checks it
+    /// against what one event may reasonably take.
+    public var pendingByteCount: Int { line.count + data.utf8.count + eventType.utf8.count }
+
     /// Takes the next bytes of the stream; returns the events they complete, in order.
     public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
         var events: [ServerSentEvent] = []

@@ -26,7 +26,7 @@ struct LlamaServerIntegrationTests {
     func document(pages: Int) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestServers.repository.appendingPathComponent("scripts/make-long-document.py").path, "--pages", String(pages)]
+        process.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/make-long-document.py").path, "--pages", String(pages)]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

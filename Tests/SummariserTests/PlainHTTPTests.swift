@@ -29,6 +29,13 @@ import Testing
         #expect(throws: ChunkedTransferDecoder.Failure.malformedChunkSize) { _ = try decode(Array("zz\r\nabc".utf8), step: 3) }
     }
 
+    @Test func aChunkSizeOrTrailerLineThatNeverEndsIsRefused() {
+        let endless = [UInt8](repeating: UInt8(ascii: "0"), count: ChunkedTransferDecoder.maximumLineLength + 1)
+        #expect(throws: ChunkedTransferDecoder.Failure.lineTooLong) { _ = try decode(endless, step: 4096) }
+        let trailer = Array("0\r\nX-Trailer: ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: ChunkedTransferDecoder.maximumLineLength)
+        #expect(throws: ChunkedTransferDecoder.Failure.lineTooLong) { _ = try decode(trailer, step: 4096) }
+    }
+
     @Test func anUnfinishedChunkedBodyIsNotComplete() throws {
         #expect(try decode(Array("5\r\nabc".utf8), step: 2).complete == false)
     }
@@ -43,7 +50,7 @@ import Testing
             while i < response.count {
                 for part in try reader.take(response[i..<min(i + step, response.count)]) {
                     switch part {
-                    case .status(let code): status = code
+                    case .status(let code, _): status = code
                     case .body(let data): body += data
                     }
                 }
@@ -59,7 +66,7 @@ import Testing
         var reader = PlainHTTPConnection.ResponseReader()
         let parts = try reader.take(Array("HTTP/1.1 404 Not Found\r\ncontent-length: 3\r\n\r\nabcdef".utf8)[...])
         #expect(reader.isComplete)
-        guard parts.count == 2, case .status(404) = parts[0], case .body(let data) = parts[1] else {
+        guard parts.count == 2, case .status(404, let headers) = parts[0], headers["content-length"] == "3", case .body(let data) = parts[1] else {
             Issue.record("unexpected parts \(parts)")
             return
         }

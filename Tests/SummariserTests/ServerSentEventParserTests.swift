@@ -60,4 +60,14 @@ import Testing
     @Test func aByteOrderMarkIsOnlyDroppedAtTheStart() {
         #expect(events("data: a\n\n\u{FEFF}data: b\n\n") == [ServerSentEvent(data: "a")])
     }
+
+    /// What a reader checks to stop an event that never ends: the unfinished
+    /// line plus the event's earlier lines, back to zero once it is dispatched.
+    @Test func pendingBytesCountTheUnfinishedEvent() {
+        var parser = ServerSentEventParser()
+        #expect(parser.feed(Array("event: delta\ndata: abc\ndata: de".utf8)).isEmpty)
+        #expect(parser.pendingByteCount == "delta".utf8.count + "abc\n".utf8.count + "data: de".utf8.count)
+        #expect(parser.feed(Array("\n\n".utf8)) == [ServerSentEvent(type: "delta", data: "abc\nde")])
+        #expect(parser.pendingByteCount == 0)
+    }
 }

@@ -188,7 +188,8 @@ import ContextKit
         let cancelledAt = clock.now
         task.cancel()
         await #expect(throws: SummariserError.cancelled) { _ = try await task.value }
-        #expect(clock.now - cancelledAt < .seconds(1))
+        // A hang guard, not a timing: the uncancelled run makes dozens of 1 s calls.
+        #expect(clock.now - cancelledAt < .seconds(60))
         let requests = backend.log.prompts.count
         try await Task.sleep(for: .milliseconds(200))
         #expect(backend.log.prompts.count == requests, "no call starts after cancellation")

@@ -1,15 +1,15 @@
 import Foundation
+import TestSupport
 
-/// Paths and helper processes for tests that talk to a server.
+/// Helper processes for tests that talk to a server.
 enum TestServers {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The scripted fake (`scripts/fake-openai-server.py`), started once per
     /// test process. It exits when this process does (its stdin closes).
     static let fake: Result<URL, any Error> = Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("scripts/fake-openai-server.py").path]
+        process.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/fake-openai-server.py").path]
         let output = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardInput = input
