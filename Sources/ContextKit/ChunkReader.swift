@@ -1,29 +1,49 @@
+import Foundation
+
 /// Reads a source in blocks and hands out chunks that end at safe cuts
 /// (`PieceBoundary`), so each chunk can be tokenized on its own. Memory is a
 /// block plus the longest stretch without a safe cut (text with no spaces
 /// or line breaks, or a pre-tokenizer with no proven cuts, is kept whole).
+///
+/// Work is linear in the input however long that stretch is: the buffer
+/// holding it doubles its capacity when a block no longer fits (with
+/// `realloc`, which on Linux moves a large buffer's pages instead of copying
+/// them), and the search for a safe cut starts where the last one stopped,
+/// so every byte is moved O(1) times on average and tested as a cut once.
 public struct ChunkReader {
     /// A chunk's bytes; the receiver owns them and must call `release`.
     public struct Chunk: @unchecked Sendable {
+        /// The whole buffer; the chunk's text is its first `count` bytes.
         public let bytes: UnsafeMutableRawBufferPointer
         public let count: Int
         public let isLast: Bool
         public var text: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
         }
-        public func release() { bytes.deallocate() }
+        /// Frees the buffer (it comes from `malloc`, so that it could grow with `realloc`).
+        public func release() { free(bytes.baseAddress) }
+    }
+
+    /// Bytes moved into a bigger buffer and positions tested as cuts, so far.
+    /// Tests check that each stays within a small multiple of the input.
+    struct Work {
+        var bytesMoved = 0
+        var positionsTested = 0
     }
 
     private var source: ByteSource
     private let boundary: PieceBoundary?
     private let blockSize: Int
-    private var carry: UnsafeMutableRawBufferPointer?
+    /// Holds the carried stretch (bytes after the last cut) in its first `carryCount` bytes.
+    private var buffer: UnsafeMutableRawPointer?
+    private var capacity = 0
     private var carryCount = 0
     private var finished = false
-    /// Capacity of the next read: a small file's known size, then `blockSize`.
-    private var nextCapacity: Int
+    /// New bytes to read in the next round: a small file's known size, then `blockSize`.
+    private var nextRead: Int
     /// Bytes handed out so far.
     public private(set) var offset = 0
+    private(set) var work = Work()
 
     /// - Parameter sizeHint: the input's size when known, so a small file
     ///   gets a buffer of its size rather than a whole block.
@@ -33,59 +53,111 @@ public struct ChunkReader {
         let block = max(blockSize, 64)
         self.blockSize = block
         // One byte more than the size, so the first read already sees the end.
-        nextCapacity = sizeHint.map { min(block, $0 + 1) } ?? block
+        nextRead = sizeHint.map { min(block, $0 + 1) } ?? block
     }
 
     /// The next chunk, or nil after the last one. An empty input gives one empty last chunk.
     public mutating func next() throws -> Chunk? {
         guard !finished else { return nil }
         while true {
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: carryCount + nextCapacity, alignment: 16)
-            nextCapacity = blockSize
-            if let carry {
-                buffer.baseAddress!.copyMemory(from: carry.baseAddress!, byteCount: carryCount)
-                carry.deallocate()
-                self.carry = nil
+            let wanted = carryCount + nextRead
+            nextRead = blockSize
+            if wanted > capacity {
+                // Doubling keeps the moves linear; growing by a block would move the
+                // whole stretch once per block (quadratic on one giant piece).
+                let bigger = max(wanted, 2 * capacity)
+                guard let grown = realloc(buffer, bigger) else {
+                    let error = StretchTooLongError(offset: offset, bytes: carryCount, wanted: bigger)
+                    close()
+                    throw error
+                }
+                work.bytesMoved += carryCount
+                buffer = grown
+                capacity = bigger
             }
+            let base = buffer!
+            // Positions before this one hold no safe cut: tested in an earlier
+            // round with all the bytes their test reads (up to two after them).
+            let notBefore = max(1, carryCount - 2)
             var filled = carryCount
             var atEnd = false
             do {
-                while filled < buffer.count {
-                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                while filled < wanted {
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(start: base + filled, count: wanted - filled))
                     if n == 0 { atEnd = true; break }
                     filled += n
                 }
             } catch {
-                buffer.deallocate()
-                finished = true
+                close()
                 throw error
             }
-            let text = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: filled)
             if atEnd {
                 finished = true
                 offset += filled
-                carryCount = 0
-                return Chunk(bytes: buffer, count: filled, isLast: true)
+                return hand(count: filled, isLast: true)
             }
-            guard let cut = boundary?.lastSafe(in: text, before: filled) else {
-                carry = buffer          // no safe cut yet: keep all of it and read on
-                carryCount = filled
+            // Only positions whose test sees every byte it reads: a cut tested at
+            // the last two bytes could split a multi-byte space still unread.
+            let text = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: filled)
+            work.positionsTested += max(0, filled - 2 - notBefore)
+            guard let cut = boundary?.lastSafe(in: text, before: filled - 2, notBefore: notBefore) else {
+                carryCount = filled     // no safe cut yet: keep all of it and read on
                 continue
             }
+            // The bytes after the cut (at most a block and two: the stretch carried
+            // into this round had no safe cut) start the next buffer; the chunk
+            // keeps this one.
             let rest = filled - cut
-            let tail = UnsafeMutableRawBufferPointer.allocate(byteCount: max(rest, 1), alignment: 16)
-            tail.baseAddress!.copyMemory(from: buffer.baseAddress! + cut, byteCount: rest)
-            carry = tail
+            guard let tail = malloc(rest + blockSize) else {
+                let error = StretchTooLongError(offset: offset + cut, bytes: rest, wanted: rest + blockSize)
+                close()
+                throw error
+            }
+            tail.copyMemory(from: base + cut, byteCount: rest)
+            let chunk = hand(count: cut, isLast: false)
+            buffer = tail
+            capacity = rest + blockSize
             carryCount = rest
             offset += cut
-            return Chunk(bytes: buffer, count: cut, isLast: false)
+            return chunk
         }
+    }
+
+    /// Gives the buffer away as a chunk of its first `count` bytes.
+    private mutating func hand(count: Int, isLast: Bool) -> Chunk {
+        let chunk = Chunk(bytes: UnsafeMutableRawBufferPointer(start: buffer, count: capacity), count: count, isLast: isLast)
+        buffer = nil
+        capacity = 0
+        carryCount = 0
+        return chunk
     }
 
     /// Frees what is still held (call when abandoning a source early).
     public mutating func close() {
-        carry?.deallocate()
-        carry = nil
+        free(buffer)
+        buffer = nil
+        capacity = 0
+        carryCount = 0
         finished = true
+    }
+}
+
+/// A stretch without a safe cut (one pre-tokenizer piece, such as a run of
+/// one letter, or any text when no cut is proven) grew past the memory that
+/// could be had: it is counted whole or not at all.
+public struct StretchTooLongError: Error, CustomStringConvertible {
+    /// Bytes of the input before the stretch.
+    public let offset: Int
+    /// Bytes of the stretch read so far.
+    public let bytes: Int
+    /// The buffer that could not be allocated, in bytes.
+    public let wanted: Int
+    /// The 1-based line where the stretch starts, when the reader's user knows it.
+    public var line: Int?
+
+    public var description: String {
+        let start = line.map { "line \($0)" } ?? "byte offset \(offset)"
+        return "\(start): a single run of \(bytes) bytes without a break, still growing; "
+            + "reading on needs \(wanted) bytes of memory and they are not available"
     }
 }

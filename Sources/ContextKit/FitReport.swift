@@ -178,27 +178,48 @@ public struct OverflowLocator: Sendable {
     private func locate(in text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, progress: Progress) throws -> OverflowPoint? {
         let base = text.baseAddress!
         let block = UnsafeBufferPointer(start: base + start, count: end - start)
-        let tokens = try tokenizer.tokens(utf8: block, allowedSpecial: special)
         var position = progress.position
         var cursor = 0  // bytes of the block already folded into `position`
         var cjk = progress.cjkCharacters
-        for (k, token) in tokens.enumerated() {
-            let at = characterStart(containing: token.bytes.lowerBound, in: block)
+        var k = 0
+        var found: OverflowPoint?
+        // Token by token, never an array of them: one takes 24 bytes a token,
+        // three times the text when the block is one long piece of one letter.
+        try forEachTokenStart(in: block) { tokenStart in
+            guard found == nil else { return }
+            let at = characterStart(containing: tokenStart, in: block)
             if at > cursor {
                 let stats = TextStats(scanning: UnsafeBufferPointer(rebasing: block[cursor..<at]))
                 position = position.advanced(over: stats)
                 cjk += stats.cjkCharacters
                 cursor = at
             }
-            if measured(progress.proxyTokens + k + 1, cjk) > limit {
+            k += 1
+            if measured(progress.proxyTokens + k, cjk) > limit {
                 var point = position
-                point.byteOffset = progress.position.byteOffset + token.bytes.lowerBound
+                point.byteOffset = progress.position.byteOffset + tokenStart
                 // Token `limit + 1` in the count's own units: for an estimate, the
                 // estimated position where the text stops fitting.
-                return OverflowPoint(token: limit + 1, position: point)
+                found = OverflowPoint(token: limit + 1, position: point)
             }
         }
-        return nil
+        return found
+    }
+
+    /// Where each token of `block` starts, in order, with special-token text
+    /// handled as `Tokenizer.tokens(utf8:allowedSpecial:)` handles it.
+    private func forEachTokenStart(in block: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) throws {
+        var start = 0
+        if special != .plainText && !tokenizer.specialTokens.isEmpty {
+            let matcher = SpecialTokenMatcher(tokenizer.specialTokens)
+            while let (name, range) = matcher.next(in: block, from: start) {
+                guard special.allowsSpecial(name) else { throw TokenKitError.disallowedSpecialToken(token: name) }
+                tokenizer.forEachToken(utf8: block, from: start, to: range.lowerBound) { body($0.bytes.lowerBound) }
+                body(range.lowerBound)
+                start = range.upperBound
+            }
+        }
+        tokenizer.forEachToken(utf8: block, from: start, to: block.count) { body($0.bytes.lowerBound) }
     }
 
     /// Backs up from a byte inside a multi-byte character to the character's first byte.

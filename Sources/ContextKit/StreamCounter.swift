@@ -80,7 +80,12 @@ public final class StreamCounter {
             let i = chunk.input
             var state = states[i]
             guard !state.done else { return }
-            if let outcome = chunk.outcome {
+            if var outcome = chunk.outcome {
+                // Every chunk before the stretch is counted by now: name its line.
+                if case .failed(var error as StretchTooLongError) = outcome {
+                    error.line = state.count.stats.newlines + 1
+                    outcome = .failed(error)
+                }
                 state.done = true
                 states[i] = state
                 finish(i, outcome)

@@ -393,6 +393,48 @@ import TokenKit
         #expect(kilobytes < 200_000, "peak RSS \(kilobytes) KB")
     }
 
+    /// 64 MiB of one letter through a pipe: one pre-tokenizer piece as long as
+    /// the input, which no chunk can end inside. It is held once, plus 4 bytes
+    /// per token (8 letters each) and a bit per byte, over the ~60 MB the
+    /// process needs anyway, also when it overflows the window and the first
+    /// token past it is looked for.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")), .timeLimit(.minutes(5)))
+    func oneGiantPieceIsHeldOnce() throws {
+        let dir = try TempDir()
+        let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
+        let rss = dir.path("rss")
+        let script = "head -c 67108864 /dev/zero | tr '\\0' a | /usr/bin/time -o \(rss) -f %M \(binary) -e cl100k_base --json -"
+        let r = try ToolRunner.runProgram("/bin/sh", ["-c", script])
+        let json = try JSONSerialization.jsonObject(with: r.stdoutBytes) as! [String: Any]
+        let input = (json["inputs"] as! [[String: Any]])[0]
+        #expect(input["bytes"] as? Int == 67_108_864)
+        #expect(input["tokenizerTokens"] as? Int == 8_388_608)  // "aaaaaaaa" is one token, as tiktoken counts it
+        let kilobytes = Int(try String(contentsOfFile: rss, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+        #expect(kilobytes < 200_000, "peak RSS \(kilobytes) KB")
+    }
+
+    /// A run without a break longer than the memory that can be had (600 MB
+    /// of one letter after two short lines, under a 1.2 GB address-space
+    /// limit): that input fails alone, naming the line where the run starts
+    /// and the sizes, exit 1, and the next file is still counted.
+    @Test(.timeLimit(.minutes(5)))
+    func aRunLongerThanMemoryFailsAloneNamingItsLine() throws {
+        let dir = try TempDir()
+        let small = try dir.write("small.txt", "hello world\n")
+        let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
+        let script = "ulimit -v 1200000; { printf 'one\\ntwo\\n'; head -c 629145600 /dev/zero | tr '\\0' a; } | \(binary) -e cl100k_base --window 1000m --json - \(small) 2>\(dir.path("err"))"
+        let r = try ToolRunner.runProgram("/bin/sh", ["-c", script])
+        #expect(r.status == 1)
+        let stderr = try String(contentsOfFile: dir.path("err"), encoding: .utf8)
+        #expect(stderr.hasPrefix("tokcount: -: line 3: a single run of "), "\(stderr)")
+        let json = try JSONSerialization.jsonObject(with: r.stdoutBytes) as! [String: Any]
+        let inputs = json["inputs"] as! [[String: Any]]
+        #expect(inputs[0]["status"] as? String == "failed")
+        let reason = inputs[0]["reason"] as? String ?? ""
+        #expect(reason.hasPrefix("line 3: a single run of ") && reason.contains(" bytes without a break") && reason.contains("more than can be had"), "\(reason)")
+        #expect(inputs[1]["status"] as? String == "counted" && inputs[1]["tokens"] as? Int == 3)
+    }
+
     /// Under a pseudo-terminal (`script`), a slow run shows the progress bar on
     /// standard error and colours; a pipe shows neither; NO_COLOR turns colour off.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))

@@ -1,4 +1,4 @@
-import ContextKit
+@testable import ContextKit
 import Foundation
 import Testing
 
@@ -109,6 +109,63 @@ final class MemorySource: ByteSource {
         }
         #expect(total == text.count && chunks > 200)
         #expect(largest < 2 << 14)
+    }
+
+    /// One pre-tokenizer piece as long as the input (8 MB of one letter, in
+    /// 4 KB blocks): one chunk, with each byte tested as a cut once and moved
+    /// into a bigger buffer twice at most (the doublings add up to less than
+    /// twice the input). Growing the buffer by one block and rescanning it
+    /// from the start would move and test about 8 GB each, a thousand times
+    /// the input.
+    @Test func oneGiantPieceIsReadInLinearWork() throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        let text = [UInt8](repeating: UInt8(ascii: "a"), count: 8 << 20)
+        var reader = ChunkReader(source: MemorySource(text), boundary: PieceBoundary(tokenizer.preTokenizer), blockSize: 1 << 12)
+        let chunk = try #require(try reader.next())
+        defer { chunk.release() }
+        #expect(chunk.count == text.count && chunk.isLast)
+        #expect(chunk.text.allSatisfy { $0 == UInt8(ascii: "a") })
+        #expect(reader.work.bytesMoved <= 2 * text.count, "moved \(reader.work.bytesMoved) bytes")
+        #expect(reader.work.positionsTested <= text.count, "tested \(reader.work.positionsTested) positions")
+        #expect(try reader.next() == nil)
+    }
+
+    /// A long stretch without a cut followed by text with cuts: the chunks
+    /// after it go back to block size, and the counts add up.
+    @Test func chunksShrinkAgainAfterALongPiece() throws {
+        let tokenizer = try Tokenizer.named("o200k_base")
+        let text = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20) + Array(String(repeating: "word ", count: 100_000).utf8)
+        var reader = ChunkReader(source: MemorySource(text), boundary: PieceBoundary(tokenizer.preTokenizer), blockSize: 1 << 12)
+        var sizes: [Int] = [], tokens = 0
+        while let chunk = try reader.next() {
+            defer { chunk.release() }
+            sizes.append(chunk.bytes.count)
+            tokens += tokenizer.count(utf8: chunk.text)
+        }
+        #expect(sizes[0] >= 1 << 20 && sizes.dropFirst().allSatisfy { $0 <= 2 << 12 })
+        #expect(tokens == text.withUnsafeBufferPointer { tokenizer.count(utf8: $0) })
+    }
+
+    /// A line feed, then a multi-byte space whose first bytes end a block: the
+    /// cut after the line feed is not safe (rule B needs the next character
+    /// not to be whitespace), and must not be taken on the bytes read so far.
+    /// Cutting there changed r50k's count of "x…x\n\u{A0}\nb" from 11 to 12.
+    @Test(arguments: PieceBoundaryTests.encodings)
+    func noCutBeforeASpaceSplitByTheBlockEnd(encoding: String) throws {
+        let tokenizer = try Tokenizer.named(encoding)
+        for space in ["\u{A0}", "\u{85}", "\u{3000}", "\u{2028}", "\u{1680}"] {
+            for lead in 60...63 {
+                let text = Array((String(repeating: "x", count: lead) + "\n" + space + "\nb").utf8)
+                var reader = ChunkReader(source: MemorySource(text), boundary: PieceBoundary(tokenizer.preTokenizer), blockSize: 64)
+                var tokens = 0
+                while let chunk = try reader.next() {
+                    defer { chunk.release() }
+                    tokens += tokenizer.count(utf8: chunk.text)
+                }
+                let whole = text.withUnsafeBufferPointer { tokenizer.count(utf8: $0) }
+                #expect(tokens == whole, "\(encoding), \(lead) x, U+\(String(space.unicodeScalars.first!.value, radix: 16))")
+            }
+        }
     }
 
     /// Without a proven cut (a pattern run through ICU), the input is one chunk.

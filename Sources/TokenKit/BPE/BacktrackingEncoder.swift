@@ -43,12 +43,27 @@ struct BacktrackingEncoder: @unchecked Sendable {
         Int(offsets[Int(id) &+ 1]) &- Int(offsets[Int(id)])
     }
 
+    /// The token stack's first capacity for a piece of `n` bytes: every token
+    /// when the piece is short, else one per 4 bytes (long pieces average more
+    /// bytes per token; a piece with more tokens grows the stack).
+    @inline(__always)
+    static func initialStackCapacity(_ n: Int) -> Int {
+        min(n, 64 &+ n >> 2)
+    }
+
     /// Encodes `p[0..<n]` into `sink`, offsetting ranges by `offset`.
+    ///
+    /// Memory is 4 bytes per token found plus one bit per byte: a stack of
+    /// one `UInt32` per byte would hold four times the piece.
     @inline(__always)
     func encode<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n) { stackBuffer in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.initialStackCapacity(n)) { stackBuffer in
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (n >> 6) &+ 1) { deadBuffer in
-                let stack = stackBuffer.baseAddress!
+                var stack = stackBuffer.baseAddress!
+                var capacity = stackBuffer.count
+                // The stack once it outgrows its first buffer (which the caller's scope owns).
+                var grown: UnsafeMutablePointer<UInt32>? = nil
+                defer { grown?.deallocate() }
                 let dead = deadBuffer.baseAddress!
                 dead.initialize(repeating: 0, count: (n >> 6) &+ 1)
                 var depth = 0
@@ -62,6 +77,14 @@ struct BacktrackingEncoder: @unchecked Sendable {
                         let end = position &+ tokenLength
                         let isDead = dead[end >> 6] & (1 << UInt64(end & 63)) != 0
                         if !isDead && (last == .max || tree.isValidPair(last, token)) {
+                            if depth == capacity {
+                                capacity = Swift.min(n, 2 &* capacity)
+                                let bigger = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+                                bigger.initialize(from: stack, count: depth)
+                                grown?.deallocate()
+                                grown = bigger
+                                stack = bigger
+                            }
                             stack[depth] = token
                             depth &+= 1
                             position = end
