@@ -100,7 +100,7 @@ struct ReportCLITests {
 
     @Test("ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses",
           .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-          .timeLimit(.minutes(15)))
+          .timeLimit(.minutes(30)))
     func liveServer() async throws {
         // Small sizes: SmolLM2 on two busy cores reads a prompt at roughly 15 tokens a second.
         let run = try await LlamaServer.withServer(window: 512) { server in

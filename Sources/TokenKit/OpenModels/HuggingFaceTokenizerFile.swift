@@ -68,6 +68,10 @@ public enum HuggingFaceTokenizerFile {
                 guard case .number(let number) = value, let id = Int(exactly: number), id >= 0 else {
                     throw ModelFileError.malformed(path: path, reason: "the vocabulary entry \(String(decoding: text, as: UTF8.self).debugDescription) has no id")
                 }
+                // Checked before any table is sized by the id (Vocabulary.build only sees mergeable tokens).
+                guard id <= VocabularyBuilder.maximumID else {
+                    throw ModelFileError.malformed(path: path, reason: "the vocabulary entry \(String(decoding: text, as: UTF8.self).debugDescription) has id \(id); ids go up to \(VocabularyBuilder.maximumID)")
+                }
                 text.withUnsafeBytes { raw in
                     if byteLevel {
                         scratch.removeAll(keepingCapacity: true)
@@ -86,6 +90,9 @@ public enum HuggingFaceTokenizerFile {
             }
             for added in root["added_tokens"]?.array ?? [] {
                 guard let content = added["content"]?.string, let id = added["id"]?.int, !content.isEmpty else { continue }
+                guard (0...VocabularyBuilder.maximumID).contains(id) else {
+                    throw ModelFileError.malformed(path: path, reason: "the added token \(content.debugDescription) has id \(id); ids go from 0 to \(VocabularyBuilder.maximumID)")
+                }
                 if added["special"]?.bool ?? false {
                     builder.addSpecial(id, text: content)
                 } else {

@@ -9,6 +9,10 @@ struct VocabularyBuilder {
     private(set) var specialTokens: [String: Int] = [:]
     private(set) var addedTokens: [AddedTokenMatcher.Entry] = []
 
+    /// The largest id a model file may use: `Vocabulary.build` keeps id + 1 in
+    /// 24 bits, and the decode table has one entry per id up to the largest.
+    static let maximumID = (1 << 24) - 2
+
     init(path: String, capacity: Int) {
         self.path = path
         storage.reserveCapacity(capacity * 6)

@@ -8,7 +8,7 @@ import TestSupport
 /// Starts the server itself; skipped only outside CI when it is not installed.
 @Suite("SmolLM2 on llama-server: predicted prompt tokens", .serialized,
        .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-       .timeLimit(.minutes(10)))
+       .timeLimit(.minutes(30)))
 struct SmolLM2PredictionTests {
     static let window = 2048
 
