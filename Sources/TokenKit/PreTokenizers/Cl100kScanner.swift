@@ -42,8 +42,7 @@ enum Cl100kScanner: PieceScanner {
         if !c.contains(.number) && !isNewline, let n = t.classes(at: next), n.contains(.letter) {
             return t.endOfRun(from: next, of: .letter)
         }
-        return t.numberOrPunctuationPieceEnd(from: i, first: first, trailing: .newlines)
-            ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: true, newlinesEndPieces: true)
+        return otherPieceEnd(t, from: i)
     }
 
     /// A piece that no letter alternative (nor a contraction) matches at `i`.

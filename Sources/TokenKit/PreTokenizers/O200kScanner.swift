@@ -61,8 +61,7 @@ enum O200kScanner: PieceScanner {
         } else if let e = casedWordEnd(t, from: i, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: false) {
             return e &+ t.contractionLength(at: e, ignoringCase: true)
         }
-        return t.numberOrPunctuationPieceEnd(from: i, first: first, trailing: .newlinesOrSlashes)
-            ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: false, newlinesEndPieces: true)
+        return otherPieceEnd(t, from: i)
     }
 
     /// A piece that no letter alternative matches at `i`.
