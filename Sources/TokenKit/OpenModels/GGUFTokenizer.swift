@@ -37,6 +37,10 @@ extension GGUFFile {
     private func tokensEntry() throws -> Entry {
         guard let tokens = entry("tokenizer.ggml.tokens") else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.tokens") }
         guard tokens.elementType == .string else { throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.tokens is not an array of strings") }
+        // Ids are array positions; past the tables' limit they would be lost, not refused.
+        guard tokens.count - 1 <= VocabularyBuilder.maximumID else {
+            throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.tokens has \(tokens.count) tokens; at most \(VocabularyBuilder.maximumID + 1) are supported")
+        }
         return tokens
     }
 

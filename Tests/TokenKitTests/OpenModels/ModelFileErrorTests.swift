@@ -139,5 +139,25 @@ extension OpenModels {
             badTypes.entries.append(("tokenizer.ggml.token_type", .int32s([1, 1])))
             #expect(Self.error(loading: try Self.write(badTypes.bytes()))?.contains("token_type") == true)
         }
+
+        /// Ids are positions in the token list; one past the tables' limit is
+        /// refused by name, where it used to be dropped without a word.
+        @Test func tooManyTokensAreRefused() throws {
+            let limit = VocabularyBuilder.maximumID + 1
+            for (count, refused) in [(limit, false), (limit + 1, true)] {
+                var writer = GGUFWriter.byteLevel()
+                let index = writer.entries.firstIndex { $0.0 == "tokenizer.ggml.tokens" }!
+                guard case .strings(let tokens) = writer.entries[index].1 else { Issue.record("no token list"); return }
+                writer.entries[index].1 = .strings(tokens + Array(repeating: "", count: count - tokens.count))
+                let url = try Self.write(writer.bytes())
+                defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+                let message = Self.error(loading: url)
+                if refused {
+                    #expect(message?.contains("has \(limit + 1) tokens; at most \(limit) are supported") == true, "\(message ?? "loaded")")
+                } else {
+                    #expect(message == nil, "\(message ?? "")")
+                }
+            }
+        }
     }
 }
