@@ -161,7 +161,7 @@ public struct OverflowLocator: Sendable {
             }
             let block = UnsafeBufferPointer(start: base + start, count: end - start)
             let stats = TextStats(scanning: block)
-            let count = try ParallelCounter.countSerially(block, tokenizer: tokenizer, special: special).tokens
+            let count = try tokenizer.count(utf8: block, allowedSpecial: special).tokens
             if measured(progress.proxyTokens + count, progress.cjkCharacters + stats.cjkCharacters) > limit {
                 return try locate(in: text, from: start, to: end, progress: progress)
             }
@@ -185,7 +185,8 @@ public struct OverflowLocator: Sendable {
         var found: OverflowPoint?
         // Token by token, never an array of them: one takes 24 bytes a token,
         // three times the text when the block is one long piece of one letter.
-        try forEachTokenStart(in: block) { tokenStart in
+        try tokenizer.forEachToken(utf8: block, allowedSpecial: special) { token in
+            let tokenStart = token.bytes.lowerBound
             guard found == nil else { return }
             let at = characterStart(containing: tokenStart, in: block)
             if at > cursor {
@@ -204,22 +205,6 @@ public struct OverflowLocator: Sendable {
             }
         }
         return found
-    }
-
-    /// Where each token of `block` starts, in order, with special-token text
-    /// handled as `Tokenizer.tokens(utf8:allowedSpecial:)` handles it.
-    private func forEachTokenStart(in block: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Void) throws {
-        var start = 0
-        if special != .plainText && !tokenizer.specialTokens.isEmpty {
-            let matcher = SpecialTokenMatcher(tokenizer.specialTokens)
-            while let (name, range) = matcher.next(in: block, from: start) {
-                guard special.allowsSpecial(name) else { throw TokenKitError.disallowedSpecialToken(token: name) }
-                tokenizer.forEachToken(utf8: block, from: start, to: range.lowerBound) { body($0.bytes.lowerBound) }
-                body(range.lowerBound)
-                start = range.upperBound
-            }
-        }
-        tokenizer.forEachToken(utf8: block, from: start, to: block.count) { body($0.bytes.lowerBound) }
     }
 
     /// Backs up from a byte inside a multi-byte character to the character's first byte.

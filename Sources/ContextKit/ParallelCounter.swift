@@ -179,7 +179,7 @@ public struct ParallelCounter: Sendable {
     /// Tokens in `text` (honouring the special-token policy).
     public func count(utf8 text: UnsafeBufferPointer<UInt8>) throws -> Int {
         let cuts = self.cuts(text, parts: threads * 4)
-        if cuts.count <= 2 || threads == 1 { return try Self.countSerially(text, tokenizer: tokenizer, special: special).tokens }
+        if cuts.count <= 2 || threads == 1 { return try tokenizer.count(utf8: text, allowedSpecial: special).tokens }
         let parts = cuts.count - 1
         let results = UnsafeMutableBufferPointer<Result<Int, Error>>.allocate(capacity: parts)
         results.initialize(repeating: .success(0))
@@ -192,7 +192,7 @@ public struct ParallelCounter: Sendable {
         nonisolated(unsafe) let bytes = base
         DispatchQueue.concurrentPerform(iterations: parts) { k in
             let part = UnsafeBufferPointer(start: bytes + cuts[k], count: cuts[k + 1] - cuts[k])
-            slots[k] = Result { try Self.countSerially(part, tokenizer: tokenizer, special: special).tokens }
+            slots[k] = Result { try tokenizer.count(utf8: part, allowedSpecial: special).tokens }
         }
         var total = 0
         for r in results { total += try r.get() }
@@ -213,82 +213,5 @@ public struct ParallelCounter: Sendable {
         }
         cuts.append(text.count)
         return cuts
-    }
-
-    /// Tokens of `text` on the calling thread, and how many special-token
-    /// strings it holds (counted as text under `.plainText`, as single
-    /// tokens when allowed; not allowed ones throw).
-    public static func countSerially(_ text: UnsafeBufferPointer<UInt8>, tokenizer: Tokenizer, special: SpecialTokenPolicy) throws -> (tokens: Int, specialStrings: Int) {
-        guard !tokenizer.specialTokens.isEmpty, let base = text.baseAddress else {
-            return (tokenizer.count(utf8: text), 0)
-        }
-        let matcher = SpecialTokenMatcher(tokenizer.specialTokens)
-        if special == .plainText {
-            return (tokenizer.count(utf8: text), matcher.occurrences(in: text))
-        }
-        var tokens = 0, specials = 0, start = 0, from = 0
-        while let (name, range) = matcher.next(in: text, from: from) {
-            guard special.allowsSpecial(name) else { throw TokenKitError.disallowedSpecialToken(token: name) }
-            tokens += tokenizer.count(utf8: UnsafeBufferPointer(start: base + start, count: range.lowerBound - start)) + 1
-            specials += 1
-            start = range.upperBound
-            from = start
-        }
-        tokens += tokenizer.count(utf8: UnsafeBufferPointer(start: base + start, count: text.count - start))
-        return (tokens, specials)
-    }
-}
-
-extension SpecialTokenPolicy {
-    func allowsSpecial(_ token: String) -> Bool {
-        switch self {
-        case .none: return false
-        case .all, .plainText: return true
-        case .only(let set): return set.contains(token)
-        }
-    }
-}
-
-/// Finds special-token strings the way `Tokenizer.encode` does: leftmost
-/// first, the longest when several start at the same byte.
-struct SpecialTokenMatcher {
-    private let tokens: [(name: String, bytes: [UInt8])]
-    private let firstBytes: [Bool]
-    /// When every special token starts with the same byte (`<` for OpenAI's), `memchr` finds candidates.
-    private let onlyFirstByte: UInt8?
-
-    init(_ specials: [String: Int]) {
-        tokens = specials.keys.sorted().map { ($0, Array($0.utf8)) }.filter { !$0.1.isEmpty }
-        var first = [Bool](repeating: false, count: 256)
-        for t in tokens { first[Int(t.bytes[0])] = true }
-        firstBytes = first
-        let distinct = Set(tokens.map { $0.bytes[0] })
-        onlyFirstByte = distinct.count == 1 ? distinct.first : nil
-    }
-
-    func next(in text: UnsafeBufferPointer<UInt8>, from: Int) -> (String, Range<Int>)? {
-        guard let base = text.baseAddress else { return nil }
-        var i = from
-        while i < text.count {
-            if let only = onlyFirstByte {
-                guard let hit = memchr(base + i, Int32(only), text.count - i) else { return nil }
-                i = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
-            }
-            if firstBytes[Int(text[i])] {
-                var best: (String, Int)? = nil
-                for t in tokens where t.bytes.count <= text.count - i && t.bytes.count > (best?.1 ?? 0) {
-                    if memcmp(text.baseAddress! + i, t.bytes, t.bytes.count) == 0 { best = (t.name, t.bytes.count) }
-                }
-                if let (name, length) = best { return (name, i..<(i + length)) }
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    func occurrences(in text: UnsafeBufferPointer<UInt8>) -> Int {
-        var n = 0, from = 0
-        while let (_, range) = next(in: text, from: from) { n += 1; from = range.upperBound }
-        return n
     }
 }

@@ -162,7 +162,7 @@ public final class StreamCounter {
                 pool.submit {
                     job.complete(Result {
                         let text = chunk.text
-                        let (tokens, specials) = try ParallelCounter.countSerially(text, tokenizer: tokenizer, special: special)
+                        let (tokens, specials) = try tokenizer.count(utf8: text, allowedSpecial: special)
                         return ChunkResult(tokens: tokens, specials: specials, stats: TextStats(scanning: text))
                     })
                 }

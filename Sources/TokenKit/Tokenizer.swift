@@ -22,6 +22,7 @@ public final class Tokenizer: Sendable {
     let encoder: BytePairEncoder
     let model: Model
     private let specialsByID: [Int: String]
+    private let specialTokenMatcher: SpecialTokenMatcher
 
     /// How text becomes ids.
     enum Model: Sendable {
@@ -49,6 +50,7 @@ public final class Tokenizer: Sendable {
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .tiktoken
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+        self.specialTokenMatcher = SpecialTokenMatcher(specialTokens)
     }
 
     /// A tokenizer read from a model file. `vocabulary` holds the tokens the
@@ -63,6 +65,7 @@ public final class Tokenizer: Sendable {
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .openModel(pipeline)
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+        self.specialTokenMatcher = SpecialTokenMatcher(specialTokens)
     }
 
     /// A tokenizer for one of the built-in encodings (`cl100k_base`, `o200k_base`,
@@ -135,6 +138,29 @@ public final class Tokenizer: Sendable {
         return sink.tokens
     }
 
+    /// How many tokens the UTF-8 bytes are with special tokens handled by
+    /// `allowedSpecial`, and how many special-token strings the text holds
+    /// (one token each when allowed, plain text under `.plainText`).
+    public func count(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy) throws -> (tokens: Int, specialTokenStrings: Int) {
+        var sink = TokenCounter()
+        if allowedSpecial == .plainText {
+            run(bytes, from: 0, to: bytes.count, into: &sink)
+            return (sink.count, specialTokenMatcher.occurrences(in: bytes))
+        }
+        let specials = try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+        return (sink.count, specials)
+    }
+
+    /// Each token of `bytes`, in order, with the byte range it covers; special
+    /// tokens handled as `tokens(utf8:allowedSpecial:)` handles them. Nothing is
+    /// collected, so memory stays flat however long the text.
+    public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, _ body: (Token) -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            var sink = CallbackSink(body: body)
+            try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+        }
+    }
+
     /// The ordinary tokens of `bytes[from..<to]`, given to `body` one by one with
     /// their byte ranges. The slice is tokenized as a text of its own.
     public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, _ body: (Token) -> Void) {
@@ -171,42 +197,26 @@ public final class Tokenizer: Sendable {
 
     // MARK: The one path every call takes
 
-    func encode<Sink: TokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, into sink: inout Sink) throws {
+    /// Encodes `bytes` into `sink` and returns how many special tokens it gave.
+    @discardableResult
+    func encode<Sink: TokenSink>(_ bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, into sink: inout Sink) throws -> Int {
         if specialTokens.isEmpty || allowedSpecial == .plainText {
             run(bytes, from: 0, to: bytes.count, into: &sink)
-            return
+            return 0
         }
         var start = 0
-        var searchFrom = 0
-        while let (token, range) = findSpecialToken(in: bytes, from: searchFrom) {
+        var specials = 0
+        while let (token, range) = specialTokenMatcher.next(in: bytes, from: start) {
             guard allowedSpecial.allows(token) else {
                 throw TokenKitError.disallowedSpecialToken(token: token)
             }
             run(bytes, from: start, to: range.lowerBound, into: &sink)
             sink.token(UInt32(specialTokens[token]!), start: range.lowerBound, end: range.upperBound)
+            specials += 1
             start = range.upperBound
-            searchFrom = start
         }
         run(bytes, from: start, to: bytes.count, into: &sink)
-    }
-
-    /// The leftmost special token's text at or after `from` (longest if several start there).
-    private func findSpecialToken(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (String, Range<Int>)? {
-        guard from < bytes.count else { return nil }
-        var i = from
-        while i < bytes.count {
-            var best: (String, Int)? = nil
-            for (token, _) in specialTokens {
-                let t = token.utf8
-                guard t.count <= bytes.count - i, t.first == bytes[i] else { continue }
-                if t.elementsEqual(UnsafeBufferPointer(rebasing: bytes[i..<(i + t.count)])), t.count > (best?.1 ?? 0) {
-                    best = (token, t.count)
-                }
-            }
-            if let (token, length) = best { return (token, i..<(i + length)) }
-            i += 1
-        }
-        return nil
+        return specials
     }
 
     @inline(__always)
@@ -256,7 +266,8 @@ public enum SpecialTokenPolicy: Equatable, Sendable {
     /// Special-token text is plain text (same as `encodeOrdinary`).
     case plainText
 
-    func allows(_ token: String) -> Bool {
+    /// Whether `token` (a special token's text) may appear in the text.
+    public func allows(_ token: String) -> Bool {
         switch self {
         case .none: return false
         case .all, .plainText: return true

@@ -54,7 +54,7 @@ import Testing
             let allowed = try ParallelCounter(tokenizer: t, special: .all, threads: 4).count(utf8: buffer)
             let expected = try t.count(String(decoding: buffer, as: UTF8.self), allowedSpecial: .all)
             #expect(allowed == expected)
-            #expect(try ParallelCounter.countSerially(buffer, tokenizer: t, special: .plainText).specialStrings == 5_000)
+            #expect(try t.count(utf8: buffer, allowedSpecial: .plainText).specialTokenStrings == 5_000)
             #expect(throws: TokenKitError.disallowedSpecialToken(token: "<|endoftext|>")) {
                 try ParallelCounter(tokenizer: t, special: .none, threads: 4).count(utf8: buffer)
             }

@@ -54,6 +54,29 @@ struct TokenizerBehaviourTests {
         #expect(message.contains("<|endoftext|>") && message.contains("allowedSpecial") && message.contains("--special"))
     }
 
+    @Test("the streaming calls give what tokens(utf8:) gives, special tokens and all")
+    func streamingAgreesWithTokens() throws {
+        var text = "a<|endoftext|>b <|fim_prefix|><|endoftext|>x <|endoftext"
+        try text.withUTF8 { bytes in
+            for policy: SpecialTokenPolicy in [.all, .plainText, .only(["<|endoftext|>", "<|fim_prefix|>"])] {
+                var seen: [Token] = []
+                try cl100k.forEachToken(utf8: bytes, allowedSpecial: policy) { seen.append($0) }
+                let tokens = try cl100k.tokens(utf8: bytes, allowedSpecial: policy)
+                #expect(seen == tokens)
+                let counted = try cl100k.count(utf8: bytes, allowedSpecial: policy)
+                #expect(counted.tokens == tokens.count)
+                #expect(counted.specialTokenStrings == 3, "\(policy)")
+            }
+            #expect(try cl100k.tokens(utf8: bytes, allowedSpecial: .all).filter { $0.id >= 100257 }.map(\.bytes) == [1..<14, 16..<30, 30..<43])
+            #expect(throws: TokenKitError.disallowedSpecialToken(token: "<|fim_prefix|>")) {
+                try cl100k.forEachToken(utf8: bytes, allowedSpecial: .only(["<|endoftext|>"])) { _ in }
+            }
+            #expect(throws: TokenKitError.disallowedSpecialToken(token: "<|endoftext|>")) {
+                try cl100k.count(utf8: bytes, allowedSpecial: .none)
+            }
+        }
+    }
+
     @Test("text without special tokens encodes the same with any policy")
     func policiesAgreeWithoutSpecials() throws {
         let text = "Plain text, nothing special: <| not a token |>"
