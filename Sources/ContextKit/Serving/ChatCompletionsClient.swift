@@ -141,101 +141,71 @@ extension ChatCompletionsClient {
 
 /// One HTTP exchange with a deadline on the whole of it and a cap on the body.
 ///
-/// URLRequest's `timeoutInterval` only bounds silence, and `URLSession.data`
+/// A request's `timeoutInterval` only bounds silence, and reading to the end
 /// keeps whatever arrives: a server that sends a byte a second, or a
-/// gigabyte, would hold the caller forever or fill its memory.
-private final class BoundedFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private let url: String
-    private let timeout: TimeInterval
-    private let limit: Int
-    private var continuation: CheckedContinuation<(Int, Data), any Error>?
-    private var task: URLSessionTask?
-    private var status: Int?
-    private var body = Data()
+/// gigabyte, would hold the caller forever or fill its memory. The exchange
+/// goes over `HTTPByteStream`, so a local server's slow answer is waited for
+/// without spinning (see `PlainHTTPConnection`).
+private enum BoundedFetch {
+    /// Enough of an error body to quote; the rest of a huge one is not read.
+    static let errorBodyLimit = 64 << 10
 
-    private init(url: String, timeout: TimeInterval, limit: Int) {
-        self.url = url
-        self.timeout = timeout
-        self.limit = limit
+    /// Whether the server has sent anything: a deadline then means "too slow", not "unreachable".
+    private actor Exchange {
+        private(set) var started = false
+        func start() { started = true }
     }
 
     /// The status and body of `request`, or a `ChatCompletionsClient.Failure`.
     static func run(_ request: URLRequest, timeout: TimeInterval, limit: Int) async throws -> (Int, Data) {
-        let fetch = BoundedFetch(url: request.url?.absoluteString ?? "the server", timeout: timeout, limit: limit)
-        // A session per request: its delegate is this request's collector.
-        let session = URLSession(configuration: .ephemeral, delegate: fetch, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                fetch.start(session.dataTask(with: request), continuation)
+        let url = request.url?.absoluteString ?? "the server"
+        let exchange = Exchange()
+        return try await withThrowingTaskGroup(of: (Int, Data)?.self) { group in
+            group.addTask { try await read(request, url: url, timeout: timeout, limit: limit, exchange: exchange) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(timeout, 0) * 1e9))
+                return nil
             }
-        } onCancel: {
-            fetch.finish(.failure(CancellationError()))
+            defer { group.cancelAll() }
+            if let answer = try await group.next()! { return answer }
+            throw await deadlineFailure(url: url, timeout: timeout, exchange: exchange)
         }
     }
 
-    private func start(_ task: URLSessionDataTask, _ continuation: CheckedContinuation<(Int, Data), any Error>) {
-        lock.withLock {
-            self.continuation = continuation
-            self.task = task
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in self?.expire() }
-        task.resume()
+    private static func deadlineFailure(url: String, timeout: TimeInterval, exchange: Exchange) async -> ChatCompletionsClient.Failure {
+        await exchange.started
+            ? .timedOut(url: url, seconds: timeout)
+            : .unreachable(url: url, reason: "the server sent nothing within \(Int(timeout)) s")
     }
 
-    private func expire() {
-        let started = lock.withLock { status != nil || !body.isEmpty }
-        finish(.failure(started
-            ? ChatCompletionsClient.Failure.timedOut(url: url, seconds: timeout)
-            : ChatCompletionsClient.Failure.unreachable(url: url, reason: "the server sent nothing within \(Int(timeout)) s")))
-    }
-
-    /// Resumes the caller once; later calls (the deadline after the answer, a cancel after an error) do nothing.
-    private func finish(_ result: Result<(Int, Data), any Error>) {
-        let (continuation, task) = lock.withLock {
-            defer { self.continuation = nil }
-            return (self.continuation, self.task)
+    private static func read(_ request: URLRequest, url: String, timeout: TimeInterval, limit: Int, exchange: Exchange) async throws -> (Int, Data) {
+        var status: Int?
+        var body = Data()
+        do {
+            for try await part in HTTPByteStream.open(request) {
+                await exchange.start()
+                switch part {
+                case .status(let code, _):
+                    status = code
+                case .body(let data):
+                    body.append(data)
+                    if let status, !(200..<300).contains(status), body.count >= errorBodyLimit {
+                        return (status, body.prefix(errorBodyLimit))
+                    }
+                    if body.count > limit { throw ChatCompletionsClient.Failure.tooLarge(url: url, limit: limit) }
+                }
+            }
+        } catch let failure as ChatCompletionsClient.Failure {
+            throw failure
+        } catch {
+            try Task.checkCancellation()
+            let nsError = error as NSError
+            if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
+                throw await deadlineFailure(url: url, timeout: timeout, exchange: exchange)
+            }
+            if status != nil { throw ChatCompletionsClient.Failure.incomplete(url: url, receivedBytes: body.count) }
+            throw ChatCompletionsClient.Failure.unreachable(url: url, reason: nsError.localizedDescription)
         }
-        guard let continuation else { return }
-        task?.cancel()
-        continuation.resume(with: result)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        lock.withLock { status = (response as? HTTPURLResponse)?.statusCode ?? 0 }
-        completionHandler(.allow)
-    }
-
-    /// Enough of an error body to quote; the rest of a huge one is not read.
-    static let errorBodyLimit = 64 << 10
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (received, status): (Data, Int) = lock.withLock {
-            self.body.append(data)
-            return (self.body, self.status ?? 0)
-        }
-        if !(200..<300).contains(status) && received.count >= Self.errorBodyLimit {
-            finish(.success((status, received.prefix(Self.errorBodyLimit))))
-        } else if received.count > limit {
-            finish(.failure(ChatCompletionsClient.Failure.tooLarge(url: url, limit: limit)))
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (status, body) = lock.withLock { (self.status, self.body) }
-        guard let error else {
-            finish(.success((status ?? 0, body)))
-            return
-        }
-        let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
-            expire()
-        } else if status != nil {
-            finish(.failure(ChatCompletionsClient.Failure.incomplete(url: url, receivedBytes: body.count)))
-        } else {
-            finish(.failure(ChatCompletionsClient.Failure.unreachable(url: url, reason: nsError.localizedDescription)))
-        }
+        return (status ?? 0, body)
     }
 }

@@ -6,8 +6,8 @@ import FoundationNetworking
 /// An HTTP response delivered as it arrives: the status first, then the body
 /// in whatever pieces the network gives. Built on URLSession's delegate API,
 /// which swift-corelibs-foundation implements on Linux (`bytes(for:)` it does not).
-final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    enum Part: Sendable {
+package final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    package enum Part: Sendable {
         /// The status and the headers (names in lower case; a repeated header keeps its last value).
         case status(Int, headers: [String: String])
         case body(Data)
@@ -23,7 +23,7 @@ final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendabl
     /// network's error, and cancels the request when its consumer goes away.
     /// `http://` goes over `PlainHTTPConnection` (see there why), anything
     /// else over URLSession.
-    static func open(_ request: URLRequest) -> AsyncThrowingStream<Part, any Error> {
+    package static func open(_ request: URLRequest) -> AsyncThrowingStream<Part, any Error> {
         if request.url?.scheme?.lowercased() == "http" { return PlainHTTPConnection.open(request) }
         return AsyncThrowingStream { continuation in
             let delegate = HTTPByteStream(continuation)
@@ -38,7 +38,7 @@ final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
         var headers: [String: String] = [:]
@@ -49,11 +49,11 @@ final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         continuation.yield(.body(data))
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error { continuation.finish(throwing: error) } else { continuation.finish() }
         session.finishTasksAndInvalidate()
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Summariser
+@testable import ContextKit
 
 @Suite struct PlainHTTPTests {
     /// The payload of `body` fed to a fresh decoder in pieces of `step` bytes.
