@@ -8,7 +8,11 @@ import PackageDescription
 // Foundation depends on (a build with --static-swift-stdlib finds them
 // itself), so they are named; libcurl stays shared, as the toolchain ships no
 // static one.
-let staticRuntime: [LinkerSetting] = [.unsafeFlags([
+// Under ThreadSanitizer the static Foundation frees, in ProcessInfo.environment,
+// memory the sanitizer's allocator did not hand out, and the sanitizer aborts
+// the tool (sanitizer_allocator_secondary.h: IsAligned); `scripts/test
+// --sanitize thread` sets CONTEXTKIT_SHARED_RUNTIME for the shared runtime.
+let staticRuntime: [LinkerSetting] = Context.environment["CONTEXTKIT_SHARED_RUNTIME"] != nil ? [] : [.unsafeFlags([
     "-static-stdlib",
     "-lFoundationEssentials", "-lFoundationInternationalization", "-lFoundationNetworking",
     "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
