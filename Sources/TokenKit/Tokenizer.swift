@@ -106,7 +106,7 @@ public final class Tokenizer: Sendable {
     public func encode(_ text: String, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Int] {
         var sink = IDCollector()
         var text = text
-        try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
+        _ = try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
         return sink.ids
     }
 
@@ -125,10 +125,8 @@ public final class Tokenizer: Sendable {
 
     /// How many tokens, with special tokens handled by `allowedSpecial`.
     public func count(_ text: String, allowedSpecial: SpecialTokenPolicy) throws -> Int {
-        var sink = TokenCounter()
         var text = text
-        try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
-        return sink.count
+        return try text.withUTF8 { try count(utf8: $0, allowedSpecial: allowedSpecial).tokens }
     }
 
     /// Each token with the byte range of the text it covers, in order.
