@@ -94,7 +94,7 @@ struct BytePairEncoder: Sendable {
         var next = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i + 1) }; c = n }
         var previous = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i - 1) }; c = n }
         var pairRank = [UInt32](repeating: .max, count: n)   // rank of part i merged with its successor
-        var heap = MergeHeap(capacity: n)
+        var heap = MergeHeap<RankedMerge>(capacity: n)
         @inline(__always) func rankOfPair(_ i: Int) -> UInt32 {
             let j = Int(next[i])
             guard j < n else { return .max }
@@ -103,9 +103,10 @@ struct BytePairEncoder: Sendable {
         }
         for i in 0..<(n - 1) {
             pairRank[i] = rankOfPair(i)
-            if pairRank[i] != .max { heap.push(rank: pairRank[i], position: i) }
+            if pairRank[i] != .max { heap.push(RankedMerge(rank: pairRank[i], position: i)) }
         }
-        while let (rank, i) = heap.pop() {
+        while let merge = heap.pop() {
+            let (rank, i) = (merge.rank, merge.position)
             // Entries go stale when a neighbour merges; the current rank decides.
             guard pairRank[i] == rank, previous[i] != -2 else { continue }
             let j = Int(next[i])
@@ -115,11 +116,11 @@ struct BytePairEncoder: Sendable {
             previous[j] = -2
             pairRank[j] = .max
             pairRank[i] = rankOfPair(i)
-            if pairRank[i] != .max { heap.push(rank: pairRank[i], position: i) }
+            if pairRank[i] != .max { heap.push(RankedMerge(rank: pairRank[i], position: i)) }
             let h = Int(previous[i])
             if h >= 0 {
                 pairRank[h] = rankOfPair(h)
-                if pairRank[h] != .max { heap.push(rank: pairRank[h], position: h) }
+                if pairRank[h] != .max { heap.push(RankedMerge(rank: pairRank[h], position: h)) }
             }
         }
         var i = 0

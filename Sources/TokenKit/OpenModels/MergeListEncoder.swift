@@ -168,16 +168,17 @@ struct MergeListEncoder: Sendable {
         var next = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i + 1) }; c = m }
         var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i - 1) }; c = m }
         var pending = [UInt64](repeating: .max, count: m)    // merge of symbol i with its successor
-        var heap = MergeHeap()
+        var heap = MergeHeap<RankedMerge>()
         @inline(__always) func candidate(_ i: Int) -> UInt64 {
             let j = Int(next[i])
             return j < m ? merge(ids[i], ids[j]) : .max
         }
         for i in 0..<(m - 1) {
             pending[i] = candidate(i)
-            if pending[i] != .max { heap.push(rank: UInt32(pending[i] >> 32), position: i) }
+            if pending[i] != .max { heap.push(RankedMerge(rank: UInt32(pending[i] >> 32), position: i)) }
         }
-        while let (rank, i) = heap.pop() {
+        while let merge = heap.pop() {
+            let (rank, i) = (merge.rank, merge.position)
             guard previous[i] != -2, pending[i] != .max, UInt32(pending[i] >> 32) == rank else { continue }
             let j = Int(next[i])
             ids[i] = UInt32(truncatingIfNeeded: pending[i])
@@ -187,11 +188,11 @@ struct MergeListEncoder: Sendable {
             previous[j] = -2
             pending[j] = .max
             pending[i] = candidate(i)
-            if pending[i] != .max { heap.push(rank: UInt32(pending[i] >> 32), position: i) }
+            if pending[i] != .max { heap.push(RankedMerge(rank: UInt32(pending[i] >> 32), position: i)) }
             let h = Int(previous[i])
             if h >= 0 {
                 pending[h] = candidate(h)
-                if pending[h] != .max { heap.push(rank: UInt32(pending[h] >> 32), position: h) }
+                if pending[h] != .max { heap.push(RankedMerge(rank: UInt32(pending[h] >> 32), position: h)) }
             }
         }
         // Compact the live symbols to the front, keeping each one's start.

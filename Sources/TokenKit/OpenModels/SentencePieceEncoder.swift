@@ -155,7 +155,7 @@ struct SentencePieceEncoder: Sendable {
         for s in 0..<m { lengths[s] = (s + 1 < m ? starts[s + 1] : Int32(end)) - starts[s] }
         var next = [Int32](unsafeUninitializedCapacity: m) { b, c in for s in 0..<m { b[s] = Int32(s + 1) }; c = m }
         var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in for s in 0..<m { b[s] = Int32(s - 1) }; c = m }
-        var heap = BigramHeap()
+        var heap = MergeHeap<Bigram>()
         func consider(_ left: Int) {
             guard left >= 0 else { return }
             let right = Int(next[left])
@@ -189,42 +189,8 @@ struct SentencePieceEncoder: Sendable {
 
 /// A candidate merge: `key` packs the score order and the left symbol, so the
 /// heap pops the best score first and the leftmost pair among equal scores.
-struct Bigram {
+struct Bigram: MergeCandidate {
     let key: UInt64
     let right: Int32
     let size: Int32
-}
-
-struct BigramHeap {
-    private var items: [Bigram] = []
-
-    mutating func push(_ b: Bigram) {
-        items.append(b)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard items[parent].key > items[i].key else { break }
-            items.swapAt(parent, i)
-            i = parent
-        }
-    }
-
-    mutating func pop() -> Bigram? {
-        guard let top = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var smallest = i
-                if l < items.count && items[l].key < items[smallest].key { smallest = l }
-                if r < items.count && items[r].key < items[smallest].key { smallest = r }
-                if smallest == i { break }
-                items.swapAt(i, smallest)
-                i = smallest
-            }
-        }
-        return top
-    }
 }
