@@ -9,24 +9,18 @@ enum Cl100kScanner: PieceScanner {
         let b = t.base[i]
         guard b < 0x80 else { return generalPieceEnd(t, from: i) }
         // ASCII first, as in `O200kScanner`: most English pieces settle here.
-        let letterStart: Int
-        if t.isASCIILetter(b) {
-            letterStart = i
-        } else {
-            if b == UInt8(ascii: "'") {
-                let contraction = t.contractionLength(at: i, ignoringCase: true)
-                if contraction > 0 { return i &+ contraction }
-            }
-            // A digit or newline is no prefix; a prefix needs a letter after it.
-            guard (b &- 0x30) >= 10 && b != 0x0A && b != 0x0D && i &+ 1 < t.end else { return otherPieceEnd(t, from: i) }
-            let n = t.base[i &+ 1]
-            guard n < 0x80 else { return generalPieceEnd(t, from: i) }
-            guard t.isASCIILetter(n) else { return otherPieceEnd(t, from: i) }
-            letterStart = i &+ 1
+        if b == UInt8(ascii: "'") {
+            let contraction = t.contractionLength(at: i, ignoringCase: true)
+            if contraction > 0 { return i &+ contraction }
         }
-        // `\p{L}++` ends at the first non-letter; a non-ASCII byte may be a letter.
-        let e = t.endOfASCIIRun(from: letterStart, foldingCase: true, first: UInt8(ascii: "a"))
-        return e < t.end && t.base[e] >= 0x80 ? generalPieceEnd(t, from: i) : e
+        switch t.asciiLetterStart(at: i) {
+        case .noLetters: return otherPieceEnd(t, from: i)
+        case .undecided: return generalPieceEnd(t, from: i)
+        case .at(let letterStart):
+            // `\p{L}++` ends at the first non-letter; a non-ASCII byte may be a letter.
+            let e = t.endOfASCIIRun(from: letterStart, foldingCase: true, first: UInt8(ascii: "a"))
+            return e < t.end && t.base[e] >= 0x80 ? generalPieceEnd(t, from: i) : e
+        }
     }
 
     /// Any piece, by decoding characters and asking the class table.

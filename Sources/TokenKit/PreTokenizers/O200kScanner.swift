@@ -10,24 +10,16 @@
 enum O200kScanner: PieceScanner {
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
-        let b = t.base[i]
-        guard b < 0x80 else { return generalPieceEnd(t, from: i) }
+        guard t.base[i] < 0x80 else { return generalPieceEnd(t, from: i) }
         // ASCII first: English is almost all pieces like "word", " word", "Word"
         // and ". ", which this path settles without decoding or table lookups.
-        let wordStart: Int
-        if t.isASCIILetter(b) {
-            wordStart = i
-        } else {
-            // Any ASCII character but a letter, digit or newline is a P prefix,
-            // and is neither U nor W itself: only a letter after it starts a word.
-            guard (b &- 0x30) >= 10 && b != 0x0A && b != 0x0D && i &+ 1 < t.end else { return otherPieceEnd(t, from: i) }
-            let n = t.base[i &+ 1]
-            guard n < 0x80 else { return generalPieceEnd(t, from: i) }
-            guard t.isASCIILetter(n) else { return otherPieceEnd(t, from: i) }
-            wordStart = i &+ 1
+        switch t.asciiLetterStart(at: i) {
+        case .noLetters: return otherPieceEnd(t, from: i)
+        case .undecided: return generalPieceEnd(t, from: i)
+        case .at(let wordStart):
+            guard let e = asciiWordEnd(t, from: wordStart) else { return generalPieceEnd(t, from: i) }
+            return e &+ t.contractionLength(at: e, ignoringCase: true)
         }
-        guard let e = asciiWordEnd(t, from: wordStart) else { return generalPieceEnd(t, from: i) }
-        return e &+ t.contractionLength(at: e, ignoringCase: true)
     }
 
     /// The letter alternatives at `s` (an ASCII letter) for a run that ends in

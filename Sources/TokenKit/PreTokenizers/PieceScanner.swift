@@ -43,6 +43,21 @@ extension UTF8Cursor {
         ((b | 0x20) &- UInt8(ascii: "a")) < 26
     }
 
+    /// Where the letters start of a piece that begins with the ASCII byte at
+    /// `i`, under the `[^\r\n\p{L}\p{N}]?` prefix that cl100k's and o200k's
+    /// letter alternatives share; read from ASCII bytes alone.
+    @inlinable @inline(__always)
+    func asciiLetterStart(at i: Int) -> ASCIILetterStart {
+        let b = base[i]
+        if isASCIILetter(b) { return .at(i) }
+        // Any ASCII character but a letter, digit or newline is a prefix, and
+        // is no letter itself: only a letter after it starts the letters.
+        guard (b &- 0x30) >= 10 && b != 0x0A && b != 0x0D && i &+ 1 < end else { return .noLetters }
+        let n = base[i &+ 1]
+        guard n < 0x80 else { return .undecided }
+        return isASCIILetter(n) ? .at(i &+ 1) : .noLetters
+    }
+
     /// The end of the run, starting at `i`, of the 26 ASCII letters from
     /// `first` ("a" or "A"); with `foldingCase` (and "a"), of letters of
     /// either case. Eight bytes at a time: a word is one step.
@@ -135,6 +150,17 @@ extension UTF8Cursor {
         if characters >= 2 { return lastCharacterStart }    // leave one space for the next word
         return j
     }
+}
+
+/// `UTF8Cursor.asciiLetterStart(at:)`'s answer.
+@usableFromInline
+enum ASCIILetterStart {
+    /// The letters start here.
+    case at(Int)
+    /// No letter alternative matches: the piece is a number, punctuation or whitespace.
+    case noLetters
+    /// A non-ASCII character follows the prefix: the scanner must decode it.
+    case undecided
 }
 
 /// What a pattern lets trail a run of punctuation: cl100k's `[\r\n]*`, o200k's `[\r\n/]*`.
