@@ -156,8 +156,9 @@ public struct StretchTooLongError: Error, CustomStringConvertible {
     public var line: Int?
 
     public var description: String {
-        let start = line.map { "line \($0)" } ?? "byte offset \(offset)"
-        return "\(start): a single run of \(bytes) bytes without a break, still growing; "
-            + "reading on needs \(wanted) bytes of memory and they are not available"
+        let start = line.map { "line \(ReportNumber.grouped($0))" } ?? "byte offset \(ReportNumber.grouped(offset))"
+        return "\(start): a single run of \(ReportNumber.grouped(bytes)) bytes without a break "
+            + "(one pre-tokenizer piece, which is counted whole); reading on needs \(ReportNumber.grouped(wanted)) "
+            + "bytes of memory, more than can be had"
     }
 }

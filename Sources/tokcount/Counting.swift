@@ -114,12 +114,7 @@ enum Counting {
             row.state = item.namedDirectly ? .failed("\(what); use --binary to count it anyway") : .skipped(what)
         case .failed(let error):
             if let e = error as? InputError { row.state = .failed(e.reason) }
-            else if let e = error as? StretchTooLongError {
-                let start = e.line.map { "line \(NumberFormat.grouped($0))" } ?? "byte offset \(NumberFormat.grouped(e.offset))"
-                row.state = .failed("\(start): a single run of \(NumberFormat.grouped(e.bytes)) bytes without a break "
-                    + "(one pre-tokenizer piece, which is counted whole); reading on needs \(NumberFormat.grouped(e.wanted)) "
-                    + "bytes of memory, more than can be had")
-            } else { row.state = .failed("\(error)") }
+            else { row.state = .failed("\(error)") }
         case .counted(let c):
             row.state = .counted(c)
             row.tokens = s.estimate?.tokens(proxyTokens: c.proxyTokens, cjkCharacters: c.stats.cjkCharacters) ?? c.proxyTokens

@@ -68,16 +68,16 @@ public struct PlanBudget: Equatable, Sendable {
     public var arithmetic: [(label: String, value: String)] {
         let approx = isEstimate ? "≈ " : ""
         var lines: [(String, String)] = [
-            ("context window", Self.grouped(window)),
-            ("− request overhead", Self.grouped(requestOverhead)),
-            ("− instructions", approx + Self.grouped(instructions)),
-            ("− output schema", approx + Self.grouped(schema)),
-            ("− response reserve", Self.grouped(reserve)),
-            ("= room for text", approx + Self.grouped(room)),
+            ("context window", ReportNumber.grouped(window)),
+            ("− request overhead", ReportNumber.grouped(requestOverhead)),
+            ("− instructions", approx + ReportNumber.grouped(instructions)),
+            ("− output schema", approx + ReportNumber.grouped(schema)),
+            ("− response reserve", ReportNumber.grouped(reserve)),
+            ("= room for text", approx + ReportNumber.grouped(room)),
         ]
         if overlap > 0 {
-            lines.append(("− overlap", Self.grouped(overlap)))
-            lines.append(("= new text per chunk", approx + Self.grouped(newTextPerChunk)))
+            lines.append(("− overlap", ReportNumber.grouped(overlap)))
+            lines.append(("= new text per chunk", approx + ReportNumber.grouped(newTextPerChunk)))
         }
         return lines
     }
@@ -91,16 +91,5 @@ public struct PlanBudget: Equatable, Sendable {
             "  " + line.label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  "
                 + String(repeating: " ", count: valueWidth - line.value.count) + line.value
         }.joined(separator: "\n")
-    }
-
-    /// `1234567` → `1,234,567` (ContextKit has no dependency on the CLI's formatter).
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return value < 0 ? "-" + out : out
     }
 }
