@@ -142,7 +142,7 @@ public struct OverflowLocator: Sendable {
     ///
     /// The text is cut at safe piece boundaries into blocks that are counted
     /// without building arrays; only the block where the limit is passed is
-    /// tokenized with positions, so memory stays small on any input.
+    /// walked token by token with positions, so memory stays small on any input.
     public func firstTokenPast(in text: UnsafeBufferPointer<UInt8>, after before: Progress) throws -> OverflowPoint? {
         var progress = before
         return try firstTokenPast(in: text, advancing: &progress)
@@ -160,29 +160,37 @@ public struct OverflowLocator: Sendable {
                 end = boundary.firstSafe(in: text, from: start + Self.blockSize) ?? text.count
             }
             let block = UnsafeBufferPointer(start: base + start, count: end - start)
-            let stats = TextStats(scanning: block)
-            let count = try tokenizer.count(utf8: block, allowedSpecial: special).tokens
-            if measured(progress.proxyTokens + count, progress.cjkCharacters + stats.cjkCharacters) > limit {
-                return try locate(in: text, from: start, to: end, progress: progress)
+            // The last block is walked without being counted first: the walk
+            // counts it too, and callers look here because the limit is passed
+            // in this text, most often in its last block (all of it, when the
+            // text is one giant piece).
+            if end < text.count {
+                let stats = TextStats(scanning: block)
+                let count = try tokenizer.count(utf8: block, allowedSpecial: special).tokens
+                if measured(progress.proxyTokens + count, progress.cjkCharacters + stats.cjkCharacters) <= limit {
+                    progress.proxyTokens += count
+                    progress.cjkCharacters += stats.cjkCharacters
+                    progress.position = progress.position.advanced(over: stats)
+                    start = end
+                    continue
+                }
             }
-            progress.proxyTokens += count
-            progress.cjkCharacters += stats.cjkCharacters
-            progress.position = progress.position.advanced(over: stats)
-            start = end
+            return try walk(block, advancing: &progress)
         }
         return nil
     }
 
     static let blockSize = 1 << 18
 
-    private func locate(in text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, progress: Progress) throws -> OverflowPoint? {
-        let base = text.baseAddress!
-        let block = UnsafeBufferPointer(start: base + start, count: end - start)
+    /// The first token of `block` past the limit, token by token; when there
+    /// is none, `progress` is moved past the block.
+    private func walk(_ block: UnsafeBufferPointer<UInt8>, advancing progress: inout Progress) throws -> OverflowPoint? {
         var position = progress.position
         var cursor = 0  // bytes of the block already folded into `position`
         var cjk = progress.cjkCharacters
         var k = 0
         var found: OverflowPoint?
+        let before = progress
         // Token by token, never an array of them: one takes 24 bytes a token,
         // three times the text when the block is one long piece of one letter.
         try tokenizer.forEachToken(utf8: block, allowedSpecial: special) { token in
@@ -196,13 +204,19 @@ public struct OverflowLocator: Sendable {
                 cursor = at
             }
             k += 1
-            if measured(progress.proxyTokens + k, cjk) > limit {
+            if measured(before.proxyTokens + k, cjk) > limit {
                 var point = position
-                point.byteOffset = progress.position.byteOffset + tokenStart
+                point.byteOffset = before.position.byteOffset + tokenStart
                 // Token `limit + 1` in the count's own units: for an estimate, the
                 // estimated position where the text stops fitting.
                 found = OverflowPoint(token: limit + 1, position: point)
             }
+        }
+        if found == nil {
+            let rest = TextStats(scanning: UnsafeBufferPointer(rebasing: block[cursor...]))
+            progress.proxyTokens += k
+            progress.cjkCharacters = cjk + rest.cjkCharacters
+            progress.position = position.advanced(over: rest)
         }
         return found
     }
