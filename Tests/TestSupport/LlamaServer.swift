@@ -29,7 +29,7 @@ public enum LlamaServer {
     public static func modelPath() throws -> URL {
         let (status, output) = try run(["path"])
         guard status == 0, let line = output.split(separator: "\n").first(where: { $0.hasPrefix("model=") }) else {
-            throw failure("llama-server is not installed: \(output)")
+            throw ChildProcessError(message: "llama-server is not installed: \(output)")
         }
         return URL(fileURLWithPath: String(line.dropFirst(6)))
     }
@@ -45,14 +45,10 @@ public enum LlamaServer {
         await oneAtATime.acquire()
         defer { oneAtATime.release() }
         let (url, port) = try await offThePool { try start(window: window) }
-        do {
-            let result = try await body(url)
-            _ = try? await offThePool { stop(port: port) }
-            return result
-        } catch {
-            _ = try? await offThePool { stop(port: port) }
-            throw error
-        }
+        let result: Result<T, any Error>
+        do { result = .success(try await body(url)) } catch { result = .failure(error) }
+        _ = try? await offThePool { stop(port: port) }
+        return try result.get()
     }
 
     /// Starts a server with a `window`-token context on a free port; returns
@@ -60,17 +56,12 @@ public enum LlamaServer {
     /// checkouts, or a server someone started by hand, never meet.
     static func start(window: Int) throws -> (url: URL, port: Int) {
         let port = try ChildProcess.freePort()
-        return (try start(port: port, window: window), port)
-    }
-
-    /// Starts a server with a `window`-token context on `port`; returns its URL.
-    static func start(port: Int, window: Int) throws -> URL {
         let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
         guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
               let url = URL(string: String(line.dropFirst(4))) else {
-            throw failure("llama-server did not start: \(output)")
+            throw ChildProcessError(message: "llama-server did not start: \(output)")
         }
-        return url
+        return (url, port)
     }
 
     static func stop(port: Int) { _ = try? run(["stop", "--port", String(port)]) }
@@ -78,9 +69,5 @@ public enum LlamaServer {
     @discardableResult
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         try ChildProcess.run(script, arguments)
-    }
-
-    static func failure(_ message: String) -> Error {
-        CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: message])
     }
 }
