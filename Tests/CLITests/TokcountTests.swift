@@ -380,17 +380,24 @@ import TokenKit
     /// input is streamed, never held whole.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")))
     func bigInputsAreStreamedInBoundedMemory() throws {
+        let (input, kilobytes) = try Self.countPipedMeasuringMemory("yes 'lorem ipsum dolor sit amet, consectetur adipiscing elit' | head -c 300000000", encoding: "r50k_base")
+        #expect(input["bytes"] as? Int == 300_000_000)
+        #expect(input["tokenizerTokens"] as? Int == 112_500_000)  // 5,357,142 lines of 21 tokens and 9 more, as tiktoken counts them
+        #expect(kilobytes < 200_000, "peak RSS \(kilobytes) KB")
+    }
+
+    /// `tokcount -e ENCODING --json -` on what the shell pipeline `producer`
+    /// writes, under /usr/bin/time: the input's JSON row and the peak
+    /// resident size in kilobytes.
+    static func countPipedMeasuringMemory(_ producer: String, encoding: String) throws -> (input: [String: Any], kilobytes: Int) {
         let dir = try TempDir()
         let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
         let rss = dir.path("rss")
-        let script = "yes 'lorem ipsum dolor sit amet, consectetur adipiscing elit' | head -c 300000000 | /usr/bin/time -o \(rss) -f %M \(binary) -e r50k_base --json -"
-        let r = try ToolRunner.runProgram("/bin/sh", ["-c", script])
+        let r = try ToolRunner.runProgram("/bin/sh", ["-c", "\(producer) | /usr/bin/time -o \(rss) -f %M \(binary) -e \(encoding) --json -"])
         let json = try JSONSerialization.jsonObject(with: r.stdoutBytes) as! [String: Any]
         let input = (json["inputs"] as! [[String: Any]])[0]
-        #expect(input["bytes"] as? Int == 300_000_000)
-        #expect(input["tokenizerTokens"] as? Int == 112_500_000)  // 5,357,142 lines of 21 tokens and 9 more, as tiktoken counts them
         let kilobytes = Int(try String(contentsOfFile: rss, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
-        #expect(kilobytes < 200_000, "peak RSS \(kilobytes) KB")
+        return (input, kilobytes)
     }
 
     /// 64 MiB of one letter through a pipe: one pre-tokenizer piece as long as
@@ -400,16 +407,9 @@ import TokenKit
     /// token past it is looked for.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")), .timeLimit(.minutes(5)))
     func oneGiantPieceIsHeldOnce() throws {
-        let dir = try TempDir()
-        let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
-        let rss = dir.path("rss")
-        let script = "head -c 67108864 /dev/zero | tr '\\0' a | /usr/bin/time -o \(rss) -f %M \(binary) -e cl100k_base --json -"
-        let r = try ToolRunner.runProgram("/bin/sh", ["-c", script])
-        let json = try JSONSerialization.jsonObject(with: r.stdoutBytes) as! [String: Any]
-        let input = (json["inputs"] as! [[String: Any]])[0]
+        let (input, kilobytes) = try Self.countPipedMeasuringMemory("head -c 67108864 /dev/zero | tr '\\0' a", encoding: "cl100k_base")
         #expect(input["bytes"] as? Int == 67_108_864)
         #expect(input["tokenizerTokens"] as? Int == 8_388_608)  // "aaaaaaaa" is one token, as tiktoken counts it
-        let kilobytes = Int(try String(contentsOfFile: rss, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
         #expect(kilobytes < 200_000, "peak RSS \(kilobytes) KB")
     }
 
