@@ -1,26 +1,23 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The short-lived command-line tools link the Swift runtime and Foundation
-// statically in release builds on Linux: binding their symbols across a dozen
-// shared libraries was about a third of a short `tokcount` run's instructions.
-// Linking alone with -static-stdlib misses the libraries that the static
-// Foundation depends on (a build with --static-swift-stdlib finds them
-// itself), so they are named; libcurl stays shared, as the toolchain ships no
-// static one.
-// Under ThreadSanitizer the static Foundation frees, in ProcessInfo.environment,
-// memory the sanitizer's allocator did not hand out, and the sanitizer aborts
-// the tool (sanitizer_allocator_secondary.h: IsAligned); `scripts/test
-// --sanitize thread` sets CONTEXTKIT_SHARED_RUNTIME for the shared runtime.
-let staticRuntime: [LinkerSetting] = Context.environment["CONTEXTKIT_SHARED_RUNTIME"] != nil ? [] : [.unsafeFlags([
-    "-static-stdlib",
-    "-lFoundationEssentials", "-lFoundationInternationalization", "-lFoundationNetworking",
-    "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
-    "-l_CFURLSessionInterface", "-lswiftSynchronization", "-Xlinker", "-l:libcurl.so.4",
-], .when(platforms: [.linux], configuration: .release))]
+// ContextKit is a library first: nothing here may use unsafe flags, since
+// SwiftPM refuses a package that does as a versioned dependency. The tools'
+// static runtime is a build option instead (`scripts/setup` passes
+// --static-swift-stdlib), so a plain `swift build` works for anyone.
+//
+// Unicode data (character classes, normalisation, grapheme breaks): on Linux
+// Debian's libutf8proc through CUTF8Proc; on every other platform, and on
+// Linux with CONTEXTKIT_UNICODE=stdlib, what Swift's standard library and
+// Foundation carry. Both give the same token ids (CI proves it on Linux).
+let stdlibUnicode = Context.environment["CONTEXTKIT_UNICODE"] == "stdlib"
+let unicodeDependency: [Target.Dependency] = stdlibUnicode ? [] : [.target(name: "CUTF8Proc", condition: .when(platforms: [.linux]))]
+let unicodeSettings: [SwiftSetting] = stdlibUnicode ? [] : [.define("CONTEXTKIT_UTF8PROC", .when(platforms: [.linux]))]
 
 let package = Package(
     name: "ContextKit",
+    // ContinuousClock, Duration and Swift Regex: macOS 13, iOS 16 and their peers.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "TokenKit", targets: ["TokenKit"]),
         .library(name: "ContextKit", targets: ["ContextKit"]),
@@ -35,17 +32,12 @@ let package = Package(
             pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]
         ),
-        .target(
-            name: "TokenKit",
-            dependencies: ["CUTF8Proc"],
-            resources: [.copy("Resources")],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
-        .target(name: "ContextKit", dependencies: ["TokenKit", "CUTF8Proc"], resources: [.copy("Resources")]),
+        .target(name: "TokenKit", dependencies: unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "ContextKit", dependencies: ["TokenKit"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         .target(name: "Summariser", dependencies: ["ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["TokenKit", "ContextKit"]),
-        .executableTarget(name: "tokcount", dependencies: ["TokenKit", "ContextKit", "ToolSupport"], linkerSettings: staticRuntime),
-        .executableTarget(name: "schema-cost", dependencies: ["TokenKit", "ContextKit", "ToolSupport"], linkerSettings: staticRuntime),
+        .executableTarget(name: "tokcount", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
+        .executableTarget(name: "schema-cost", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
         .executableTarget(name: "ctxkit", dependencies: ["TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
