@@ -30,12 +30,29 @@ public struct FoundationModelsBackend: LanguageModelBackend {
         }
     }
 
+    /// The model's window from the OS (`contextSize` is back-deployed from
+    /// the 26.4 SDKs, whose compiler is Swift 6.3); 4,096, the documented
+    /// size, when built with an older SDK.
     public func contextSize() async -> Int? {
         #if compiler(>=6.3)
-        return SystemLanguageModel.default.contextSize  // back-deployed from the iOS 26.4 SDK
+        return SystemLanguageModel.default.contextSize
         #else
         return 4096
         #endif
+    }
+
+    /// The on-device tokenizer's exact count of `text` on iOS, macOS and
+    /// visionOS 26.4 and later; nil before (the engine then relies on the
+    /// `apple-on-device` profile's proxy estimate, ±15%). The text is counted
+    /// as instructions, the one overload Apple documents for plain text; a
+    /// prompt's own framing is in the profile's fixed overheads.
+    public func tokenCount(for text: String) async -> Int? {
+        #if compiler(>=6.3)
+        if #available(iOS 26.4, macOS 26.4, visionOS 26.4, *) {
+            return try? await SystemLanguageModel.default.tokenCount(for: Instructions(text))
+        }
+        #endif
+        return nil
     }
 
     public func makeSession(instructions: String) -> any LanguageModelSession {

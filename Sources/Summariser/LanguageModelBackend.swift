@@ -20,6 +20,12 @@ public protocol LanguageModelBackend: Sendable {
     /// server's configured context size, the on-device model's `contextSize`).
     func contextSize() async -> Int?
 
+    /// The exact number of tokens the backend's own tokenizer makes of
+    /// `text`, or nil when it cannot count (the default). Apple's on-device
+    /// model counts from iOS, macOS and visionOS 26.4 on; the engine then
+    /// checks each chunk before sending it instead of trusting the proxy.
+    func tokenCount(for text: String) async -> Int?
+
     /// A new session with `instructions` as its system prompt.
     func makeSession(instructions: String) -> any LanguageModelSession
 }
@@ -27,4 +33,5 @@ public protocol LanguageModelBackend: Sendable {
 extension LanguageModelBackend {
     public var copiesByDesign: Bool { false }
     public func contextSize() async -> Int? { nil }
+    public func tokenCount(for text: String) async -> Int? { nil }
 }

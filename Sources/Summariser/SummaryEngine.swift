@@ -188,7 +188,12 @@ public struct SummaryEngine: Sendable {
                 let isFinal = plan.chunks.count == 1
                 let isLast = k == plan.chunks.count - 1
                 let next: String? = isFinal ? nil : (isLast ? configuration.reduceInstructions : instructions(level: level))
-                do {
+                var caughtBeforeSending = false
+                do throws(GenerationError) {
+                    if let overflow = await exactOverflow(prompt, fixed: fixed) {
+                        caughtBeforeSending = true
+                        throw GenerationError.contextOverflow(overflow)
+                    }
                     results.append(try await call(prompt: prompt, instructions: instructions(level: level), stage: stage, level: level,
                                                   part: k, plannedTokens: chunk.tokens + fixed, isFinal: isFinal, nextInstructions: next))
                     k += 1
@@ -199,7 +204,7 @@ public struct SummaryEngine: Sendable {
                     let roomBefore = budget.room
                     learn(from: overflow, plannedTokens: chunk.tokens + fixed, chunkTokens: chunk.tokens, fixed: fixed)
                     budget = self.budget(level: level)
-                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - 1, plannedTokens: chunk.tokens + fixed,
+                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: chunk.tokens + fixed,
                                                    reportedTokens: overflow.promptTokens, roomBefore: roomBefore, roomAfter: budget.room)
                     replans.append(replan)
                     onEvent(.replanned(replan))
@@ -219,6 +224,16 @@ public struct SummaryEngine: Sendable {
                 }
             }
             return results
+        }
+
+        /// The overflow the backend would report, found before any call is
+        /// made, when the backend counts `prompt` exactly and the request
+        /// would not leave the response reserve free (the replan then learns
+        /// from the exact count, as from a reported overflow).
+        func exactOverflow(_ prompt: String, fixed: Int) async -> ContextOverflow? {
+            guard let exact = await engine.backend.tokenCount(for: prompt),
+                  exact + fixed > window - configuration.responseReserve else { return nil }
+            return ContextOverflow(dialect: .apple, promptTokens: exact + fixed, contextWindow: window)
         }
 
         /// Raises `scale` so the room shrinks to what the backend's count allows,

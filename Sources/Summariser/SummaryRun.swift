@@ -44,7 +44,8 @@ public struct SummaryRun: Equatable, Sendable {
     /// A level planned again because the backend counted more than the plan.
     public struct Replan: Equatable, Sendable {
         public var level: Int
-        /// The call that overflowed.
+        /// The call that overflowed, or, when the backend's exact count caught
+        /// the overflow before sending, the index the call would have had.
         public var call: Int
         /// The prompt tokens the plan expected for that call.
         public var plannedTokens: Int

@@ -33,12 +33,15 @@ struct FakeBackend: LanguageModelBackend {
     var pieces = 3
     var delay: Duration = .zero
     var reportsUsage = false
+    /// The backend's own exact count of a text, when it has one (Apple's model from 26.4).
+    var exactCount: (@Sendable (String) -> Int)? = nil
     var behaviour: FakeBehaviour
 
     var name: String { "fake" }
     var copiesByDesign: Bool { copies }
     func availability() async -> BackendAvailability { available }
     func contextSize() async -> Int? { window }
+    func tokenCount(for text: String) async -> Int? { exactCount?(text) }
 
     func makeSession(instructions: String) -> any LanguageModelSession {
         Session(backend: self, id: log.newSession(), instructions: instructions)

@@ -134,6 +134,27 @@ import ContextKit
         #expect(succeeded.joined() == text)
     }
 
+    @Test func aBackendThatCountsExactlyIsNeverSentAChunkThatOverflows() async throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        // The backend's tokenizer makes 1.6× the profile's tokens, and says so before any call.
+        let exact: @Sendable (String) -> Int = { Int(Double(tokenizer.count($0)) * 1.6) }
+        var backend = FakeBackend(behaviour: Fakes.stub)
+        backend.exactCount = exact
+        let text = Fakes.text(paragraphs: 20)
+        let run = try await engine(backend, window: 1024, reserve: 150).summarise(text)
+        // One replan, caught before the first call was made: it names that call.
+        #expect(run.replans.count == 1)
+        #expect(run.replans.first?.call == 0)
+        #expect(run.replans.first.map { $0.reportedTokens! > $0.plannedTokens } == true)
+        // Every request sent fits the window by the backend's own count.
+        for (prompt, call) in zip(backend.log.prompts, run.metrics.calls) {
+            let fixed = call.tokensPlanned - tokenizer.count(prompt)
+            #expect(exact(prompt) + fixed <= 1024 - 150)
+        }
+        let mapPrompts = zip(backend.log.prompts, run.metrics.calls).filter { $0.1.stage == .map }.map(\.0)
+        #expect(mapPrompts.joined() == text)
+    }
+
     @Test func overflowsThatNeverStopAreBounded() async throws {
         let backend = FakeBackend(behaviour: { _, _, _ in
             throw GenerationError.contextOverflow(ContextOverflow(dialect: .apple, promptTokens: nil, contextWindow: nil))
