@@ -1,4 +1,5 @@
 import Foundation
+import TokenKit
 
 /// How long model calls take, to turn a plan into an estimated time.
 ///
@@ -95,13 +96,12 @@ public struct LatencyModel: Equatable, Sendable, Codable {
 
     // MARK: Measured figures
 
-    /// Where measured figures for a profile live:
-    /// `${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json`.
+    /// Where measured figures for a profile live: `latency/<profile>.json` in
+    /// the platform's state folder (on Linux
+    /// `${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json`).
     public static func measuredPath(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let safeName = String(profile.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
-        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return "\(state)/contextkit/latency/\(safeName).json" }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return "\(home)/.local/state/contextkit/latency/\(safeName).json"
+        return StorageFolders.state(environment: environment)?.appendingPathComponent("latency/\(safeName).json").path
     }
 
     /// The figures measured for `profile` if the summariser saved any, else the field notes'.

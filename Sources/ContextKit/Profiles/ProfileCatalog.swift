@@ -1,4 +1,5 @@
 import Foundation
+import TokenKit
 
 /// The model profiles a tool can use: the built-in set, then the user's
 /// (`${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`), then any given
@@ -43,11 +44,10 @@ public struct ProfileCatalog: Sendable {
         return catalog
     }
 
-    /// `${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`.
+    /// `profiles.json` in the platform's config folder (on Linux
+    /// `${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`).
     public static func userConfigPath(environment: [String: String]) -> String? {
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/contextkit/profiles.json" }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return home + "/.config/contextkit/profiles.json"
+        StorageFolders.config(environment: environment)?.appendingPathComponent("profiles.json").path
     }
 
     /// Adds the profiles of a file; relative tokenizer paths are taken relative to it.

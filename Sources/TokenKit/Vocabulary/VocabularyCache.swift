@@ -17,15 +17,8 @@ enum VocabularyCache {
     static let formatVersion: UInt64 = 3
     static let headerWords = 16
 
-    /// `${CONTEXTKIT_CACHE:-$HOME/.cache/contextkit}`, or nil when neither is set.
-    static var directory: URL? {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["CONTEXTKIT_CACHE"], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache/contextkit", isDirectory: true)
-    }
+    /// The platform's cache folder for ContextKit (`StorageFolders.cache`), or nil when it has none.
+    static var directory: URL? { StorageFolders.cache() }
 
     static func url(name: String, sourceChecksum: UInt64) -> URL? {
         directory?.appendingPathComponent("tokenkit/\(name)-\(String(sourceChecksum, radix: 16))-v\(formatVersion).bin")
