@@ -47,7 +47,7 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     }
 
     /// The shipped vocabulary file.
-    public var resourceURL: URL? {
+    var resourceURL: URL? {
         Bundle.module.url(forResource: rawValue, withExtension: "tiktoken", subdirectory: "Resources")
     }
 

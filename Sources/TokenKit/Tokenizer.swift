@@ -13,7 +13,7 @@ public final class Tokenizer: Sendable {
     /// The encoding's name (`cl100k_base`) or the file it was read from.
     public let name: String
     /// The token byte strings.
-    public let vocabulary: Vocabulary
+    let vocabulary: Vocabulary
     /// How text is split before merging.
     public let preTokenizer: PreTokenizer
     /// Special tokens by their text, e.g. `<|endoftext|>` → 100257.
@@ -36,7 +36,7 @@ public final class Tokenizer: Sendable {
 
     /// Builds a tokenizer from its parts. Every single byte must be a token,
     /// as in any byte-level BPE vocabulary, so that any input can be encoded.
-    public init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int]) throws {
+    init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int]) throws {
         for byte in 0..<256 {
             var b = UInt8(byte)
             if vocabulary.id(of: &b, count: 1) == nil {

@@ -5,15 +5,15 @@ import Foundation
 /// fallback (Llama 2, Mistral), with their normalizer, pre-tokenizer and added
 /// tokens. Ids are what `tokenizers` gives for `encode(text, add_special_tokens=False)`
 /// when the text holds no special token.
-public enum HuggingFaceTokenizerFile {
+enum HuggingFaceTokenizerFile {
     /// Reads the file and builds its tokenizer.
-    public static func load(contentsOf url: URL) throws -> Tokenizer {
+    static func load(contentsOf url: URL) throws -> Tokenizer {
         let file = try MappedFile(path: url.path)
         return try withExtendedLifetime(file) { try tokenizer(json: file.bytes, path: url.path, name: url.lastPathComponent) }
     }
 
     /// Builds a tokenizer from the bytes of a `tokenizer.json`; `path` names it in errors.
-    public static func tokenizer(json data: Data, path: String, name: String) throws -> Tokenizer {
+    static func tokenizer(json data: Data, path: String, name: String) throws -> Tokenizer {
         try data.withUnsafeBytes { try tokenizer(json: $0, path: path, name: name) }
     }
 

@@ -29,7 +29,7 @@ public enum PreTokenizer: Sendable {
     }
 
     /// The same split run through ICU, for checking a scanner against its pattern.
-    public func reference() throws -> PreTokenizer {
+    package func reference() throws -> PreTokenizer {
         if case .regex = self { return self }
         return .regex(try RegexPreTokenizer(pattern: pattern))
     }

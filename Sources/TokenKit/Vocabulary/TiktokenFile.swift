@@ -1,12 +1,12 @@
 import Foundation
 
 /// Reads tiktoken's `.tiktoken` format: one token a line, `base64-bytes rank`.
-public enum TiktokenFile {
+enum TiktokenFile {
     /// Parses the file's bytes; `path` only names the file in errors.
     ///
     /// Every line is checked: two fields, valid base64, a decimal rank, no
     /// repeated rank or byte string. A damaged file is refused, naming the line.
-    public static func parse(_ data: UnsafeRawBufferPointer, path: String) throws -> Vocabulary {
+    static func parse(_ data: UnsafeRawBufferPointer, path: String) throws -> Vocabulary {
         var storage: [UInt8] = []
         storage.reserveCapacity(data.count * 3 / 4)
         var entries: [(offset: Int, length: Int, id: Int)] = []
@@ -57,7 +57,7 @@ public enum TiktokenFile {
     }
 
     /// Reads and parses a `.tiktoken` file.
-    public static func load(contentsOf url: URL) throws -> Vocabulary {
+    static func load(contentsOf url: URL) throws -> Vocabulary {
         let data = try readFile(url)
         return try data.withUnsafeBytes { try parse($0, path: url.path) }
     }

@@ -13,11 +13,12 @@ import Foundation
 /// holds the token's first eight bytes, its length, id and byte offset, so a
 /// token of up to eight bytes (most of them) is found with one memory access
 /// and no comparison loop; a longer one compares the rest in place.
-public final class Vocabulary: @unchecked Sendable {
+@usableFromInline
+final class Vocabulary: @unchecked Sendable {
     /// One more than the largest id (ids may have gaps).
-    public let idCount: Int
+    let idCount: Int
     /// How many ids have bytes.
-    public let tokenCount: Int
+    let tokenCount: Int
 
     /// The sizes that fix the arena's layout; stored with its binary form.
     struct Shape: Equatable {
@@ -151,7 +152,7 @@ public final class Vocabulary: @unchecked Sendable {
 
     /// The id of the token with exactly these bytes, if there is one.
     @inline(__always)
-    public func id(of start: UnsafePointer<UInt8>, count: Int) -> UInt32? {
+    func id(of start: UnsafePointer<UInt8>, count: Int) -> UInt32? {
         let id = rawID(of: start, count: count)
         return id == .max ? nil : id
     }
@@ -221,7 +222,7 @@ public final class Vocabulary: @unchecked Sendable {
     }
 
     /// The bytes of token `id`, or `nil` if the vocabulary has no such id.
-    public func bytes(of id: Int) -> UnsafeBufferPointer<UInt8>? {
+    func bytes(of id: Int) -> UnsafeBufferPointer<UInt8>? {
         guard id >= 0, id < idCount else { return nil }
         let o = Int(offsets[id]), e = Int(offsets[id + 1])
         return e > o ? UnsafeBufferPointer(start: bytes + o, count: e - o) : nil
