@@ -75,7 +75,7 @@ public struct CallMetrics: Equatable, Sendable {
 
 extension Duration {
     /// The duration in seconds, as a `Double`.
-    public var seconds: Double {
+    package var seconds: Double {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) / 1e18
     }

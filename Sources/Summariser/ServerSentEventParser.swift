@@ -1,13 +1,13 @@
 /// One event of a `text/event-stream`.
-public struct ServerSentEvent: Equatable, Sendable {
+struct ServerSentEvent: Equatable, Sendable {
     /// The `event:` field, `message` when there was none.
-    public var type: String
+    var type: String
     /// The `data:` lines joined with line feeds.
-    public var data: String
+    var data: String
     /// The last event ID seen so far in the stream (`id:`), empty when none.
-    public var lastEventID: String
+    var lastEventID: String
 
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
@@ -34,7 +34,7 @@ public struct ServerSentEvent: Equatable, Sendable {
 ///
 /// Invalid UTF-8 becomes U+FFFD. Lines are decoded whole, so a character
 /// split across two chunks decodes as it would have in one.
-public struct ServerSentEventParser: Sendable {
+struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
     private var afterCarriageReturn = false
     private var atStreamStart = true
@@ -42,20 +42,20 @@ public struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var eventType = ""
     /// The last `id:` value seen, carried by every event after it.
-    public private(set) var lastEventID = ""
+    private(set) var lastEventID = ""
     /// The last valid `retry:` value, in milliseconds.
-    public private(set) var reconnectionTime: Int?
+    private(set) var reconnectionTime: Int?
 
-    public init() {}
+    init() {}
 
     /// Bytes held for the event that is not complete yet: its unfinished
     /// line, its data lines and its type. A stream whose events never end
     /// would otherwise make this grow without bound, so a reader checks it
     /// against what one event may reasonably take.
-    public var pendingByteCount: Int { line.count + data.utf8.count + eventType.utf8.count }
+    var pendingByteCount: Int { line.count + data.utf8.count + eventType.utf8.count }
 
     /// Takes the next bytes of the stream; returns the events they complete, in order.
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
+    mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if afterCarriageReturn {
