@@ -1,16 +1,16 @@
 /// One option a command accepts: `-e, --encoding NAME|FILE`.
-public struct OptionSpec: Sendable {
+package struct OptionSpec: Sendable {
     /// The one-letter form, if any (`e` for `-e`).
-    public let short: Character?
+    package let short: Character?
     /// The long form without dashes (`encoding`); parsed values are looked up by it.
-    public let long: String
+    package let long: String
     /// The value's placeholder in help (`NAME|FILE`); `nil` for a flag.
-    public let value: String?
+    package let value: String?
     /// The accepted values, when there is a closed set (checked while parsing).
-    public let choices: [String]?
-    public let help: String
+    package let choices: [String]?
+    package let help: String
 
-    public init(_ short: Character? = nil, _ long: String, value: String? = nil, choices: [String]? = nil, help: String) {
+    package init(_ short: Character? = nil, _ long: String, value: String? = nil, choices: [String]? = nil, help: String) {
         self.short = short
         self.long = long
         self.value = value
@@ -20,23 +20,23 @@ public struct OptionSpec: Sendable {
 }
 
 /// A command line the user got wrong: the tool prints it and exits 2.
-public struct UsageError: Error, CustomStringConvertible, Sendable {
-    public let tool: String
-    public let message: String
+package struct UsageError: Error, CustomStringConvertible, Sendable {
+    package let tool: String
+    package let message: String
 
-    public init(tool: String, _ message: String) {
+    package init(tool: String, _ message: String) {
         self.tool = tool
         self.message = message
     }
 
-    public var description: String { "\(tool): \(message)\nTry '\(tool) --help' for more information." }
+    package var description: String { "\(tool): \(message)\nTry '\(tool) --help' for more information." }
 }
 
 /// What a command line said, by option name.
-public struct ParsedArguments: Sendable {
-    public let tool: String
+package struct ParsedArguments: Sendable {
+    package let tool: String
     /// Arguments that are not options, in order (`-` stays as it is: standard input).
-    public var positionals: [String] = []
+    package var positionals: [String] = []
     private var values: [String: [String]] = [:]
 
     init(tool: String) { self.tool = tool }
@@ -44,18 +44,18 @@ public struct ParsedArguments: Sendable {
     mutating func add(_ long: String, _ value: String) { values[long, default: []].append(value) }
 
     /// The flag or option was given at least once.
-    public func has(_ long: String) -> Bool { values[long] != nil }
+    package func has(_ long: String) -> Bool { values[long] != nil }
 
     /// The last value given for an option (a later one overrides an earlier one).
-    public func value(_ long: String) -> String? { values[long]?.last }
+    package func value(_ long: String) -> String? { values[long]?.last }
 
     /// Every value given for a repeatable option, in order.
-    public func values(_ long: String) -> [String] { values[long] ?? [] }
+    package func values(_ long: String) -> [String] { values[long] ?? [] }
 
     /// The option's value as a whole number at least `minimum` (commas and `_`
     /// are allowed as separators, so `128,000` can be pasted from a spec sheet),
     /// or a usage error that names the option and the bad value.
-    public func integer(_ long: String, minimum: Int = 0) throws -> Int? {
+    package func integer(_ long: String, minimum: Int = 0) throws -> Int? {
         guard let text = value(long) else { return nil }
         let cleaned = text.filter { $0 != "," && $0 != "_" }
         var number = Int(cleaned)
@@ -74,18 +74,18 @@ public struct ParsedArguments: Sendable {
 /// Hand-written so the three tools share one behaviour with no dependency:
 /// `--name value`, `--name=value`, `-n value`, `-nvalue`, grouped short flags
 /// (`-abc`), `--` to end options, and `-` as a positional (standard input).
-public struct CommandSpec: Sendable {
-    public let name: String
-    public let version: String
+package struct CommandSpec: Sendable {
+    package let name: String
+    package let version: String
     /// Lines like `tokcount [OPTIONS] [FILE|DIR|-]...`, without the tool's name.
-    public let usage: [String]
+    package let usage: [String]
     /// One paragraph on what the tool does.
-    public let summary: String
-    public let options: [OptionSpec]
+    package let summary: String
+    package let options: [OptionSpec]
     /// Extra sections after the options (`Exit status:` and the like), printed as they are.
-    public let epilog: String
+    package let epilog: String
 
-    public init(name: String, version: String, usage: [String], summary: String, options: [OptionSpec], epilog: String = "") {
+    package init(name: String, version: String, usage: [String], summary: String, options: [OptionSpec], epilog: String = "") {
         self.name = name
         self.version = version
         self.usage = usage
@@ -99,13 +99,13 @@ public struct CommandSpec: Sendable {
 
     /// What `--help` or `--version` asks for, if either was given: the tool
     /// prints it and exits 0 without doing anything else.
-    public func informationRequested(in arguments: ParsedArguments) -> String? {
+    package func informationRequested(in arguments: ParsedArguments) -> String? {
         if arguments.has("help") { return helpText() }
         if arguments.has("version") { return "\(name.split(separator: " ").first ?? "") \(version) (ContextKit)\n" }
         return nil
     }
 
-    public func parse(_ arguments: [String]) throws -> ParsedArguments {
+    package func parse(_ arguments: [String]) throws -> ParsedArguments {
         var result = ParsedArguments(tool: name)
         var i = 0
         func takeValue(for option: OptionSpec, spelled: String, inline: String?) throws -> String {
@@ -184,7 +184,7 @@ public struct CommandSpec: Sendable {
     }
 
     /// The `--help` text: usage, summary, options with wrapped help, epilog.
-    public func helpText(width: Int = 80) -> String {
+    package func helpText(width: Int = 80) -> String {
         var out = "Usage: " + usage.map { "\(name) \($0)" }.joined(separator: "\n       ") + "\n\n"
         out += wrap(summary, width: width, indent: "") + "\n\nOptions:\n"
         let labels = options.map { option -> String in

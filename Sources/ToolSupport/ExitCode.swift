@@ -1,5 +1,5 @@
 /// The exit statuses every ContextKit tool uses, so scripts can tell outcomes apart.
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     /// Everything asked for was done.
     case ok = 0
     /// Some input could not be processed; the others were, and were shown.

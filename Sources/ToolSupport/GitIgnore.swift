@@ -11,9 +11,9 @@ import Foundation
 ///
 /// Reading the rules ourselves rather than asking `git ls-files` keeps the tools
 /// free of a process spawn and of a dependency on git being installed.
-public final class GitIgnore {
+package final class GitIgnore {
     /// The work tree's root (the directory holding `.git`).
-    public let root: String
+    package let root: String
     private var rulesByDirectory: [String: [Rule]] = [:]
 
     struct Rule {
@@ -23,7 +23,7 @@ public final class GitIgnore {
     }
 
     /// The ignore rules of the work tree that contains `path`, or nil when it is in none.
-    public init?(containing path: String) {
+    package init?(containing path: String) {
         var dir = URL(fileURLWithPath: path).standardizedFileURL.path
         while true {
             if FileManager.default.fileExists(atPath: dir + "/.git") { break }
@@ -39,7 +39,7 @@ public final class GitIgnore {
     /// judged on the path itself: callers walk top-down and do not enter an
     /// ignored folder, which is how git keeps a folder's contents out. A folder
     /// the user names explicitly is read even if ignored, as with `rg` or `git add -f`.
-    public func isIgnored(_ path: String, isDirectory: Bool) -> Bool {
+    package func isIgnored(_ path: String, isDirectory: Bool) -> Bool {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         guard absolute.hasPrefix(root + "/") else { return false }
         let components = absolute.dropFirst(root.count + 1).split(separator: "/").map(String.init)

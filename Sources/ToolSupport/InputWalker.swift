@@ -1,34 +1,34 @@
 import Foundation
 
 /// One thing to read: standard input or a file.
-public struct InputItem: Equatable, Sendable {
-    public enum Source: Equatable, Sendable {
+package struct InputItem: Equatable, Sendable {
+    package enum Source: Equatable, Sendable {
         case standardInput
         case file(String)
     }
 
-    public let source: Source
+    package let source: Source
     /// How the item is shown to the user: its path as found, or `-`.
-    public let display: String
+    package let display: String
     /// Named on the command line (a binary file named directly is refused;
     /// one found in a folder is skipped).
-    public let namedDirectly: Bool
+    package let namedDirectly: Bool
     /// The size when known in advance (regular files), for progress.
-    public let size: Int?
+    package let size: Int?
 }
 
 /// A path that could not be used, with the reason in the user's words.
-public struct InputProblem: Equatable, Sendable {
-    public let path: String
-    public let reason: String
+package struct InputProblem: Equatable, Sendable {
+    package let path: String
+    package let reason: String
 }
 
 /// Turns command-line paths into the list of files to read: folders are walked
 /// recursively in name order, skipping `.git` and, inside a git work tree,
 /// what `.gitignore` ignores. Symbolic links to folders are not followed
 /// (a link cycle would never end); links to files are read.
-public enum InputWalker {
-    public static func expand(_ arguments: [String], respectGitIgnore: Bool = true) -> (items: [InputItem], problems: [InputProblem]) {
+package enum InputWalker {
+    package static func expand(_ arguments: [String], respectGitIgnore: Bool = true) -> (items: [InputItem], problems: [InputProblem]) {
         var items: [InputItem] = []
         var problems: [InputProblem] = []
         for argument in arguments {

@@ -2,9 +2,9 @@
 ///
 /// Hand-written rather than `NumberFormatter`, so output never depends on the
 /// user's locale: scripts and tests see the same bytes everywhere.
-public enum NumberFormat {
+package enum NumberFormat {
     /// `1234567` → `1,234,567`.
-    public static func grouped<T: BinaryInteger>(_ value: T) -> String {
+    package static func grouped<T: BinaryInteger>(_ value: T) -> String {
         let digits = String(value.magnitude)
         var out = ""
         out.reserveCapacity(digits.count + digits.count / 3 + 1)
@@ -16,7 +16,7 @@ public enum NumberFormat {
     }
 
     /// `value` rounded to `places` decimals, without grouping: `3.75`.
-    public static func decimal(_ value: Double, places: Int = 2) -> String {
+    package static func decimal(_ value: Double, places: Int = 2) -> String {
         guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
@@ -33,7 +33,7 @@ public enum NumberFormat {
 
     /// `part / whole` as a whole percentage, `78%`; below 1 but above 0 shows `<1%`,
     /// so a non-empty input is never reported as taking no room at all.
-    public static func percent(_ part: Int, of whole: Int) -> String {
+    package static func percent(_ part: Int, of whole: Int) -> String {
         guard whole > 0 else { return part > 0 ? "∞%" : "0%" }
         let value = Double(part) * 100 / Double(whole)
         if value > 0 && value < 1 { return "<1%" }
@@ -41,7 +41,7 @@ public enum NumberFormat {
     }
 
     /// Bytes with a binary unit: `512 B`, `1.5 MiB`.
-    public static func bytes(_ count: Int) -> String {
+    package static func bytes(_ count: Int) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(count)
         var unit = 0

@@ -7,7 +7,7 @@ import Foundation
 /// caller also keeps it off for machine-readable output). Workers report
 /// progress with `advance`, which is cheap and thread-safe; a background
 /// thread redraws ten times a second.
-public final class ProgressBar: @unchecked Sendable {
+package final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()
     private var done = 0
     private var total: Int
@@ -22,7 +22,7 @@ public final class ProgressBar: @unchecked Sendable {
     /// - Parameters:
     ///   - total: units of work expected (bytes, say); may grow with `expect`.
     ///   - enabled: false turns every call into a no-op.
-    public init(total: Int, enabled: Bool, columns: Int, delay: TimeInterval = 0.5) {
+    package init(total: Int, enabled: Bool, columns: Int, delay: TimeInterval = 0.5) {
         self.total = total
         self.columns = max(columns, 20)
         self.delay = delay
@@ -34,14 +34,14 @@ public final class ProgressBar: @unchecked Sendable {
     }
 
     /// More work was found (a pipe's bytes are not known in advance).
-    public func expect(_ more: Int) { lock.withLock { total += more } }
+    package func expect(_ more: Int) { lock.withLock { total += more } }
 
-    public func advance(_ units: Int) { lock.withLock { done += units } }
+    package func advance(_ units: Int) { lock.withLock { done += units } }
 
-    public func setLabel(_ text: String) { lock.withLock { label = text } }
+    package func setLabel(_ text: String) { lock.withLock { label = text } }
 
     /// Stops the bar and erases it, so the real output starts on a clean line.
-    public func finish() {
+    package func finish() {
         lock.lock()
         let wasDrawn = drawn
         finished = true

@@ -1,17 +1,17 @@
 /// A plain-text table: columns padded to their widest cell, numbers right-aligned.
-public struct Table {
-    public let header: [String]
-    public let alignRight: [Bool]
-    public var separator = "  "
+package struct Table {
+    package let header: [String]
+    package let alignRight: [Bool]
+    package var separator = "  "
 
-    public init(header: [String], alignRight: [Bool]) {
+    package init(header: [String], alignRight: [Bool]) {
         self.header = header
         self.alignRight = alignRight
     }
 
     /// Renders header and rows; `styles` may decorate a cell after padding
     /// (colour codes must not count towards the width).
-    public func render(_ rows: [[String]], style: (_ row: Int, _ column: Int, _ padded: String) -> String = { $2 }) -> String {
+    package func render(_ rows: [[String]], style: (_ row: Int, _ column: Int, _ padded: String) -> String = { $2 }) -> String {
         let all = [header] + rows
         var widths = [Int](repeating: 0, count: header.count)
         for row in all {

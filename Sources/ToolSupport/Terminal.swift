@@ -6,17 +6,17 @@ import Darwin
 import Foundation
 
 /// What the process is writing to, and how it may decorate its output.
-public struct Terminal: Sendable {
+package struct Terminal: Sendable {
     /// Standard output is a terminal (not a pipe or a file).
-    public let stdoutIsTerminal: Bool
+    package let stdoutIsTerminal: Bool
     /// Standard error is a terminal.
-    public let stderrIsTerminal: Bool
+    package let stderrIsTerminal: Bool
     /// Colour is allowed: a terminal, `NO_COLOR` unset or empty (no-color.org), `TERM` not `dumb`.
-    public let colorAllowed: Bool
+    package let colorAllowed: Bool
     /// Columns of standard error's terminal, for the progress bar.
-    public let stderrColumns: Int
+    package let stderrColumns: Int
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
         stderrIsTerminal = isatty(STDERR_FILENO) == 1
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
@@ -30,19 +30,19 @@ public struct Terminal: Sendable {
     }
 
     /// Standard input is a terminal, i.e. nothing was piped in.
-    public static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    package static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 }
 
 /// ANSI styles, applied only when the terminal allows colour.
-public struct Style: Sendable {
-    public let enabled: Bool
-    public init(enabled: Bool) { self.enabled = enabled }
+package struct Style: Sendable {
+    package let enabled: Bool
+    package init(enabled: Bool) { self.enabled = enabled }
 
-    public func green(_ s: String) -> String { wrap(s, "32") }
-    public func red(_ s: String) -> String { wrap(s, "31") }
-    public func yellow(_ s: String) -> String { wrap(s, "33") }
-    public func bold(_ s: String) -> String { wrap(s, "1") }
-    public func dim(_ s: String) -> String { wrap(s, "2") }
+    package func green(_ s: String) -> String { wrap(s, "32") }
+    package func red(_ s: String) -> String { wrap(s, "31") }
+    package func yellow(_ s: String) -> String { wrap(s, "33") }
+    package func bold(_ s: String) -> String { wrap(s, "1") }
+    package func dim(_ s: String) -> String { wrap(s, "2") }
 
     private func wrap(_ s: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
@@ -50,10 +50,10 @@ public struct Style: Sendable {
 }
 
 /// Unbuffered writes to standard output and standard error.
-public enum Output {
-    public static func out(_ s: String) { write(STDOUT_FILENO, s) }
-    public static func err(_ s: String) { write(STDERR_FILENO, s) }
-    public static func out(bytes: UnsafeRawBufferPointer) { writeAll(STDOUT_FILENO, bytes) }
+package enum Output {
+    package static func out(_ s: String) { write(STDOUT_FILENO, s) }
+    package static func err(_ s: String) { write(STDERR_FILENO, s) }
+    package static func out(bytes: UnsafeRawBufferPointer) { writeAll(STDOUT_FILENO, bytes) }
 
     private static func write(_ fd: Int32, _ s: String) {
         var s = s

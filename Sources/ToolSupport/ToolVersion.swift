@@ -1,4 +1,4 @@
 /// The version all ContextKit tools report with `--version`.
-public enum ToolVersion {
-    public static let string = "0.1.0"
+package enum ToolVersion {
+    package static let string = "0.1.0"
 }
