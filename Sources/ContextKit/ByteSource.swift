@@ -6,23 +6,23 @@ import Darwin
 import Foundation
 
 /// Where bytes come from: a file, standard input, a pipe.
-public protocol ByteSource {
+package protocol ByteSource {
     /// Fills the start of `buffer`; returns how many bytes, 0 at the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// A file descriptor read with `read(2)`, in whatever sizes the kernel gives.
-public final class FileByteSource: ByteSource {
+package final class FileByteSource: ByteSource {
     private let fd: Int32
     private let owned: Bool
-    public let path: String
+    package let path: String
     /// Bytes still to read of a regular file: its size when it was opened. A
     /// file that grows while it is read (a log being written) is counted as it
     /// was then, rather than chased to whatever end it reaches.
     private var remaining: Int?
 
     /// Opens `path` for reading; the error names the path and the reason.
-    public init(path: String) throws {
+    package init(path: String) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw InputError(path: path, reason: String(cString: strerror(errno))) }
         self.fd = fd
@@ -36,7 +36,7 @@ public final class FileByteSource: ByteSource {
     }
 
     /// Reads a descriptor that is already open (standard input is `0`).
-    public init(descriptor: Int32, name: String) {
+    package init(descriptor: Int32, name: String) {
         fd = descriptor
         owned = false
         path = name
@@ -44,7 +44,7 @@ public final class FileByteSource: ByteSource {
 
     deinit { if owned { close(fd) } }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let wanted = min(buffer.count, remaining ?? .max)
         guard wanted > 0 else { return 0 }
         while true {
@@ -64,12 +64,12 @@ public final class FileByteSource: ByteSource {
 }
 
 /// An input that could not be read, with the reason in the user's words.
-public struct InputError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let path: String
-    public let reason: String
-    public init(path: String, reason: String) {
+package struct InputError: Error, Equatable, CustomStringConvertible, Sendable {
+    package let path: String
+    package let reason: String
+    package init(path: String, reason: String) {
         self.path = path
         self.reason = reason
     }
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }

@@ -10,18 +10,18 @@ import Foundation
 /// `realloc`, which on Linux moves a large buffer's pages instead of copying
 /// them), and the search for a safe cut starts where the last one stopped,
 /// so every byte is moved O(1) times on average and tested as a cut once.
-public struct ChunkReader {
+package struct ChunkReader {
     /// A chunk's bytes; the receiver owns them and must call `release`.
-    public struct Chunk: @unchecked Sendable {
+    package struct Chunk: @unchecked Sendable {
         /// The whole buffer; the chunk's text is its first `count` bytes.
-        public let bytes: UnsafeMutableRawBufferPointer
-        public let count: Int
-        public let isLast: Bool
-        public var text: UnsafeBufferPointer<UInt8> {
+        package let bytes: UnsafeMutableRawBufferPointer
+        package let count: Int
+        package let isLast: Bool
+        package var text: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
         }
         /// Frees the buffer (it comes from `malloc`, so that it could grow with `realloc`).
-        public func release() { free(bytes.baseAddress) }
+        package func release() { free(bytes.baseAddress) }
     }
 
     /// Bytes moved into a bigger buffer and positions tested as cuts, so far.
@@ -42,12 +42,12 @@ public struct ChunkReader {
     /// New bytes to read in the next round: a small file's known size, then `blockSize`.
     private var nextRead: Int
     /// Bytes handed out so far.
-    public private(set) var offset = 0
+    package private(set) var offset = 0
     private(set) var work = Work()
 
     /// - Parameter sizeHint: the input's size when known, so a small file
     ///   gets a buffer of its size rather than a whole block.
-    public init(source: ByteSource, boundary: PieceBoundary?, blockSize: Int = 4 << 20, sizeHint: Int? = nil) {
+    package init(source: ByteSource, boundary: PieceBoundary?, blockSize: Int = 4 << 20, sizeHint: Int? = nil) {
         self.source = source
         self.boundary = boundary
         let block = max(blockSize, 64)
@@ -57,7 +57,7 @@ public struct ChunkReader {
     }
 
     /// The next chunk, or nil after the last one. An empty input gives one empty last chunk.
-    public mutating func next() throws -> Chunk? {
+    package mutating func next() throws -> Chunk? {
         guard !finished else { return nil }
         while true {
             let wanted = carryCount + nextRead
@@ -133,7 +133,7 @@ public struct ChunkReader {
     }
 
     /// Frees what is still held (call when abandoning a source early).
-    public mutating func close() {
+    package mutating func close() {
         free(buffer)
         buffer = nil
         capacity = 0
@@ -145,17 +145,17 @@ public struct ChunkReader {
 /// A stretch without a safe cut (one pre-tokenizer piece, such as a run of
 /// one letter, or any text when no cut is proven) grew past the memory that
 /// could be had: it is counted whole or not at all.
-public struct StretchTooLongError: Error, CustomStringConvertible {
+struct StretchTooLongError: Error, CustomStringConvertible {
     /// Bytes of the input before the stretch.
-    public let offset: Int
+    let offset: Int
     /// Bytes of the stretch read so far.
-    public let bytes: Int
+    let bytes: Int
     /// The buffer that could not be allocated, in bytes.
-    public let wanted: Int
+    let wanted: Int
     /// The 1-based line where the stretch starts, when the reader's user knows it.
-    public var line: Int?
+    var line: Int?
 
-    public var description: String {
+    var description: String {
         let start = line.map { "line \(ReportNumber.grouped($0))" } ?? "byte offset \(ReportNumber.grouped(offset))"
         return "\(start): a single run of \(ReportNumber.grouped(bytes)) bytes without a break "
             + "(one pre-tokenizer piece, which is counted whole); reading on needs \(ReportNumber.grouped(wanted)) "

@@ -102,17 +102,17 @@ public struct FitReport: Equatable, Sendable {
 /// Finds the first token whose count (exact or estimated) goes past a limit,
 /// in a text that may come in pieces: each call continues from the running
 /// totals of the pieces before it.
-public struct OverflowLocator: Sendable {
-    public let tokenizer: Tokenizer
-    public let special: SpecialTokenPolicy
-    public let estimate: TokenEstimate?
+package struct OverflowLocator: Sendable {
+    package let tokenizer: Tokenizer
+    package let special: SpecialTokenPolicy
+    package let estimate: TokenEstimate?
     /// Tokens of text that fit.
-    public let limit: Int
+    package let limit: Int
 
     /// Cuts at `PieceBoundary` unless `cuttable` is false.
-    public let cuttable: Bool
+    package let cuttable: Bool
 
-    public init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?, limit: Int, cuttable: Bool = true) {
+    package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?, limit: Int, cuttable: Bool = true) {
         self.tokenizer = tokenizer
         self.special = special
         self.estimate = estimate
@@ -121,12 +121,12 @@ public struct OverflowLocator: Sendable {
     }
 
     /// Running totals of the text before a piece.
-    public struct Progress: Sendable {
-        public var proxyTokens = 0
-        public var cjkCharacters = 0
-        public var position = TextPosition.start
-        public init() {}
-        public init(proxyTokens: Int, cjkCharacters: Int, position: TextPosition) {
+    package struct Progress: Sendable {
+        package var proxyTokens = 0
+        package var cjkCharacters = 0
+        package var position = TextPosition.start
+        package init() {}
+        package init(proxyTokens: Int, cjkCharacters: Int, position: TextPosition) {
             self.proxyTokens = proxyTokens
             self.cjkCharacters = cjkCharacters
             self.position = position
@@ -143,14 +143,14 @@ public struct OverflowLocator: Sendable {
     /// The text is cut at safe piece boundaries into blocks that are counted
     /// without building arrays; only the block where the limit is passed is
     /// walked token by token with positions, so memory stays small on any input.
-    public func firstTokenPast(in text: UnsafeBufferPointer<UInt8>, after before: Progress) throws -> OverflowPoint? {
+    package func firstTokenPast(in text: UnsafeBufferPointer<UInt8>, after before: Progress) throws -> OverflowPoint? {
         var progress = before
         return try firstTokenPast(in: text, advancing: &progress)
     }
 
     /// As `firstTokenPast(in:after:)`, and when the limit is not passed,
     /// `progress` is moved past `text` so the next piece can continue from it.
-    public func firstTokenPast(in text: UnsafeBufferPointer<UInt8>, advancing progress: inout Progress) throws -> OverflowPoint? {
+    package func firstTokenPast(in text: UnsafeBufferPointer<UInt8>, advancing progress: inout Progress) throws -> OverflowPoint? {
         guard let base = text.baseAddress else { return nil }
         var start = 0
         let boundary = ParallelCounter(tokenizer: tokenizer, special: special, threads: 1, cuttable: cuttable).boundary

@@ -1,19 +1,19 @@
 import Foundation
 
 /// The count of one input, streamed.
-public struct StreamCount: Sendable {
+package struct StreamCount: Sendable {
     /// Tokens by the tokenizer (the proxy's count when the profile estimates).
-    public var proxyTokens = 0
-    public var stats = TextStats()
+    package var proxyTokens = 0
+    package var stats = TextStats()
     /// Special-token strings seen (counted as text under `.plainText`).
-    public var specialStrings = 0
+    package var specialStrings = 0
     /// The first token past the limit, when a limit was given and passed.
-    public var firstTokenPast: OverflowPoint?
-    public init() {}
+    package var firstTokenPast: OverflowPoint?
+    package init() {}
 }
 
 /// How one input ended.
-public enum StreamOutcome: Sendable {
+package enum StreamOutcome: Sendable {
     case counted(StreamCount)
     /// A NUL byte at this offset, and binary input was refused.
     case binary(offset: Int)
@@ -24,16 +24,16 @@ public enum StreamOutcome: Sendable {
 /// another in chunks cut at safe boundaries, every chunk is counted on a
 /// worker thread, and results are put back together in input order on the
 /// calling thread. At most `maxPending` chunks are in memory at once.
-public final class StreamCounter {
-    public let tokenizer: Tokenizer
-    public let special: SpecialTokenPolicy
-    public let estimate: TokenEstimate?
-    public let threads: Int
-    public let blockSize: Int
+package final class StreamCounter {
+    package let tokenizer: Tokenizer
+    package let special: SpecialTokenPolicy
+    package let estimate: TokenEstimate?
+    package let threads: Int
+    package let blockSize: Int
     private let boundary: PieceBoundary?
 
     /// - Parameter cuttable: as for `ParallelCounter`: false counts each input whole.
-    public init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
+    package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
                 threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20, cuttable: Bool = true) {
         self.tokenizer = tokenizer
         self.special = special
@@ -44,15 +44,15 @@ public final class StreamCounter {
     }
 
     /// One input to count.
-    public struct Input {
-        public let open: () throws -> ByteSource
+    package struct Input {
+        package let open: () throws -> ByteSource
         /// Tokens of text that fit; the first token past it is located.
-        public let limit: Int?
+        package let limit: Int?
         /// Stop at the first NUL byte and report `.binary`.
-        public let refuseBinary: Bool
+        package let refuseBinary: Bool
         /// The size when known in advance (a regular file's).
-        public let sizeHint: Int?
-        public init(limit: Int?, refuseBinary: Bool, sizeHint: Int? = nil, open: @escaping () throws -> ByteSource) {
+        package let sizeHint: Int?
+        package init(limit: Int?, refuseBinary: Bool, sizeHint: Int? = nil, open: @escaping () throws -> ByteSource) {
             self.open = open
             self.limit = limit
             self.refuseBinary = refuseBinary
@@ -64,7 +64,7 @@ public final class StreamCounter {
     /// input order, `progress(bytes)` as chunks complete. `visit(i, text,
     /// offset)`, if given, sees every chunk of every input in order on the
     /// calling thread (to list its tokens, say); if it throws, the input fails.
-    public func run(_ inputs: [Input], progress: (Int) -> Void = { _ in },
+    package func run(_ inputs: [Input], progress: (Int) -> Void = { _ in },
                     visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? = nil,
                     finish: (Int, StreamOutcome) -> Void) {
         let pool = WorkerPool(threads: threads)

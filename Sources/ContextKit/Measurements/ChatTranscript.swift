@@ -1,16 +1,16 @@
 /// A conversation read from text with one turn per paragraph, each opened by
 /// its speaker: `User: ...` then `Assistant: ...` (the layout of
 /// `corpora/chat/transcript.txt`).
-public struct ChatTranscript: Equatable, Sendable {
-    public struct Exchange: Equatable, Sendable {
-        public var user: String
-        public var assistant: String
+package struct ChatTranscript: Equatable, Sendable {
+    package struct Exchange: Equatable, Sendable {
+        package var user: String
+        package var assistant: String
     }
 
-    public var exchanges: [Exchange]
+    package var exchanges: [Exchange]
 
     /// Pairs each `User:` paragraph with the `Assistant:` paragraph after it.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         var exchanges: [Exchange] = []
         var pending: String?
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {

@@ -6,64 +6,64 @@ import Foundation
 ///
 /// Characters are Unicode scalars of NFC text (what `TextStats` counts):
 /// the unit Apple's "characters per token" guidance is usually read in.
-public struct Density: Sendable {
+package struct Density: Sendable {
     /// The size of one text and its token count.
-    public struct Measure: Equatable, Sendable {
-        public var characters: Int
-        public var bytes: Int
-        public var tokens: Int
+    package struct Measure: Equatable, Sendable {
+        package var characters: Int
+        package var bytes: Int
+        package var tokens: Int
 
-        public init(characters: Int, bytes: Int, tokens: Int) {
+        package init(characters: Int, bytes: Int, tokens: Int) {
             self.characters = characters
             self.bytes = bytes
             self.tokens = tokens
         }
 
-        public var charactersPerToken: Double { tokens > 0 ? Double(characters) / Double(tokens) : 0 }
-        public var bytesPerToken: Double { tokens > 0 ? Double(bytes) / Double(tokens) : 0 }
+        package var charactersPerToken: Double { tokens > 0 ? Double(characters) / Double(tokens) : 0 }
+        package var bytesPerToken: Double { tokens > 0 ? Double(bytes) / Double(tokens) : 0 }
 
         /// Tokens of this text for each token of the reference's (the same content in English).
-        public func tokenTax(relativeTo reference: Measure) -> Double {
+        package func tokenTax(relativeTo reference: Measure) -> Double {
             reference.tokens > 0 ? Double(tokens) / Double(reference.tokens) : 0
         }
 
         /// Characters of text like this that fit in `window` tokens.
-        public func charactersFitting(window: Int) -> Int {
+        package func charactersFitting(window: Int) -> Int {
             tokens > 0 ? characters * window / tokens : 0
         }
     }
 
     /// One language under one tokenizer.
-    public struct Row: Sendable {
-        public var tokenizer: String
-        public var tag: String
-        public var language: String
-        public var script: String
-        public var corpus: Measure
+    package struct Row: Sendable {
+        package var tokenizer: String
+        package var tag: String
+        package var language: String
+        package var script: String
+        package var corpus: Measure
         /// Tokens relative to the reference language's corpus text.
-        public var corpusTax: Double
+        package var corpusTax: Double
         /// The UDHR cross-check, when the language has a UDHR text.
-        public var udhr: Measure?
-        public var udhrTax: Double?
+        package var udhr: Measure?
+        package var udhrTax: Double?
     }
 
     /// Tokenizer labels, in the order measured.
-    public var tokenizers: [String]
+    package var tokenizers: [String]
     /// Language tags, in corpus order.
-    public var tags: [String]
+    package var tags: [String]
     /// Every (tokenizer, language), tokenizer-major.
-    public var rows: [Row]
-    public var referenceTag: String
+    package var rows: [Row]
+    package var referenceTag: String
     /// The window `charactersFitting` is quoted for.
-    public var window: Int
+    package var window: Int
 
-    public func rows(tokenizer: String) -> [Row] { rows.filter { $0.tokenizer == tokenizer } }
+    package func rows(tokenizer: String) -> [Row] { rows.filter { $0.tokenizer == tokenizer } }
 
-    public func row(tokenizer: String, tag: String) -> Row? { rows.first { $0.tokenizer == tokenizer && $0.tag == tag } }
+    package func row(tokenizer: String, tag: String) -> Row? { rows.first { $0.tokenizer == tokenizer && $0.tag == tag } }
 
     /// Measures `corpus` (and `crossCheck`, keyed by tag) with each tokenizer.
     /// - Parameter progress: called with the bytes counted so far after each text, for a progress bar.
-    public static func measure(corpus: [LanguageSample], crossCheck: [String: LanguageSample] = [:],
+    package static func measure(corpus: [LanguageSample], crossCheck: [String: LanguageSample] = [:],
                                tokenizers: [MeasuredTokenizer], referenceTag: String = "en", window: Int = 4096,
                                progress: (Int) -> Void = { _ in }) throws -> Density {
         guard let reference = corpus.first(where: { $0.tag == referenceTag }) else {
@@ -103,7 +103,7 @@ public struct Density: Sendable {
     }
 
     /// Bytes `measure` will count, for sizing a progress bar.
-    public static func workload(corpus: [LanguageSample], crossCheck: [String: LanguageSample], tokenizers: Int) -> Int {
+    package static func workload(corpus: [LanguageSample], crossCheck: [String: LanguageSample], tokenizers: Int) -> Int {
         (corpus.map(\.text.utf8.count).reduce(0, +) + crossCheck.values.map(\.text.utf8.count).reduce(0, +)) * tokenizers
     }
 }

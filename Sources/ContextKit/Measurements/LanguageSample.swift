@@ -2,18 +2,18 @@ import Foundation
 
 /// A text in one language, as density measures it: a parallel-corpus file or
 /// its UDHR counterpart.
-public struct LanguageSample: Sendable, Equatable {
+package struct LanguageSample: Sendable, Equatable {
     /// BCP 47 tag (`zh-Hans`).
-    public var tag: String
+    package var tag: String
     /// English name of the language (`Chinese (Simplified)`).
-    public var language: String
+    package var language: String
     /// ISO 15924 script code (`Hans`).
-    public var script: String
+    package var script: String
     /// Where the text came from, for reports (`corpora/prose/ja.txt`).
-    public var source: String
-    public var text: String
+    package var source: String
+    package var text: String
 
-    public init(tag: String, language: String, script: String, source: String, text: String) {
+    package init(tag: String, language: String, script: String, source: String, text: String) {
         self.tag = tag
         self.language = language
         self.script = script
@@ -23,7 +23,7 @@ public struct LanguageSample: Sendable, Equatable {
 
     /// The prose corpus: every `<tag>.txt` in `directory` with its `<tag>.json`
     /// sidecar, English first, then by tag. `sourcePrefix` names the directory in reports.
-    public static func loadCorpus(directory: URL, sourcePrefix: String) throws -> [LanguageSample] {
+    package static func loadCorpus(directory: URL, sourcePrefix: String) throws -> [LanguageSample] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

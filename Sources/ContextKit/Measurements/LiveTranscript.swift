@@ -12,35 +12,35 @@ import FoundationNetworking
 /// run stops at the first turn the server refuses (typically: the context is
 /// exceeded); llama.cpp's refusal carries the prompt's size
 /// (`n_prompt_tokens`), which is kept as that turn's measurement.
-public struct LiveTranscript: Sendable {
-    public struct Turn: Equatable, Sendable {
-        public var number: Int
+package struct LiveTranscript: Sendable {
+    package struct Turn: Equatable, Sendable {
+        package var number: Int
         /// Messages sent (instructions, earlier prompts and answers, the new prompt).
-        public var messages: Int
+        package var messages: Int
         /// The prompt tokens predicted with the profile's tokenizer and overheads.
-        public var predictedPrompt: Int
+        package var predictedPrompt: Int
         /// `usage.prompt_tokens`, or the refusal's `n_prompt_tokens`.
-        public var measuredPrompt: Int?
+        package var measuredPrompt: Int?
         /// `usage.completion_tokens`.
-        public var completionTokens: Int?
+        package var completionTokens: Int?
         /// The answer's tokens as the profile counts them (they go into the next prediction).
-        public var predictedAnswer: Int
-        public var finishReason: String?
+        package var predictedAnswer: Int
+        package var finishReason: String?
         /// The server's refusal or the transport failure that ended the run.
-        public var error: String?
+        package var error: String?
         /// The HTTP status of a refusal; nil when the server was not reached.
-        public var refusalStatus: Int?
+        package var refusalStatus: Int?
     }
 
     /// The server's base URL (`http://127.0.0.1:8080`) or its full chat-completions URL.
-    public var url: URL
+    package var url: URL
     /// The `model` field; servers that host one model ignore it.
-    public var model: String
+    package var model: String
     /// `max_tokens` of every answer.
-    public var maxAnswerTokens: Int
-    public var timeout: TimeInterval
+    package var maxAnswerTokens: Int
+    package var timeout: TimeInterval
 
-    public init(url: URL, model: String = "default", maxAnswerTokens: Int, timeout: TimeInterval = 300) {
+    package init(url: URL, model: String = "default", maxAnswerTokens: Int, timeout: TimeInterval = 300) {
         self.url = url
         self.model = model
         self.maxAnswerTokens = maxAnswerTokens
@@ -48,7 +48,7 @@ public struct LiveTranscript: Sendable {
     }
 
     /// The chat-completions endpoint under `url`.
-    public var endpoint: URL {
+    package var endpoint: URL {
         let path = url.path
         if path.hasSuffix("/chat/completions") { return url }
         if path.hasSuffix("/v1") || path.hasSuffix("/v1/") { return url.appendingPathComponent("chat/completions") }
@@ -56,7 +56,7 @@ public struct LiveTranscript: Sendable {
     }
 
     /// The server's context size when it says (llama.cpp's `/props`), else nil.
-    public func serverContextSize() -> Int? {
+    package func serverContextSize() -> Int? {
         var base = endpoint
         for _ in 0..<2 { base.deleteLastPathComponent() }
         if base.path.hasSuffix("/v1") { base.deleteLastPathComponent() }
@@ -70,7 +70,7 @@ public struct LiveTranscript: Sendable {
 
     /// Sends `documents` one per turn after `instructions` (empty: no system message).
     /// - Parameter onTurn: called after each turn, for progress output.
-    public func run(instructions: String, documents: [String], counter: MeasuredTokenizer,
+    package func run(instructions: String, documents: [String], counter: MeasuredTokenizer,
                     overheads: ModelProfile.Overheads, onTurn: (Turn) -> Void = { _ in }) -> [Turn] {
         var messages: [[String: String]] = instructions.isEmpty ? [] : [["role": "system", "content": instructions]]
         let instructionTokens = instructions.isEmpty ? 0 : counter.count(instructions)

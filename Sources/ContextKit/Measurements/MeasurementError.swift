@@ -1,10 +1,10 @@
 /// Why a measurement could not be made, with what to do about it.
-public enum MeasurementError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum MeasurementError: Error, Equatable, CustomStringConvertible, Sendable {
     case unreadable(path: String, reason: String)
     case missingReference(tag: String, in: String)
     case invalid(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, reason):
             return "cannot read \(path): \(reason)"

@@ -1,16 +1,16 @@
 /// What output schemas cost in the prompt on each model profile, with their
 /// descriptions and without them (all `SchemaCost`'s work; this only lays
 /// the results side by side).
-public struct SchemaOverheadTable: Sendable {
+package struct SchemaOverheadTable: Sendable {
     /// A schema to price, read from a file.
-    public struct Schema: Sendable {
+    package struct Schema: Sendable {
         /// Short name for tables (`Summary`).
-        public var name: String
+        package var name: String
         /// Where it came from (`examples/Summary.json`).
-        public var source: String
-        public var document: SchemaDocument
+        package var source: String
+        package var document: SchemaDocument
 
-        public init(name: String, source: String, document: SchemaDocument) {
+        package init(name: String, source: String, document: SchemaDocument) {
             self.name = name
             self.source = source
             self.document = document
@@ -18,35 +18,35 @@ public struct SchemaOverheadTable: Sendable {
     }
 
     /// One schema on one profile.
-    public struct Cell: Equatable, Sendable {
-        public var profile: String
-        public var schema: String
+    package struct Cell: Equatable, Sendable {
+        package var profile: String
+        package var schema: String
         /// Prompt tokens of the schema as sent, framing included.
-        public var withDescriptions: Int
+        package var withDescriptions: Int
         /// The same with every description removed.
-        public var withoutDescriptions: Int
-        public var contextWindow: Int
+        package var withoutDescriptions: Int
+        package var contextWindow: Int
         /// True when the profile's counts are an estimate from a proxy tokenizer.
-        public var isEstimate: Bool
+        package var isEstimate: Bool
         /// How the schema reaches the model, as `SchemaCost` reports it.
-        public var method: String
-        public var framingSource: String
-        public var notes: [String]
+        package var method: String
+        package var framingSource: String
+        package var notes: [String]
 
-        public var windowShare: Double { contextWindow > 0 ? Double(withDescriptions) / Double(contextWindow) : 0 }
+        package var windowShare: Double { contextWindow > 0 ? Double(withDescriptions) / Double(contextWindow) : 0 }
     }
 
-    public var schemas: [Schema]
-    public var profiles: [ModelProfile]
+    package var schemas: [Schema]
+    package var profiles: [ModelProfile]
     /// Profile-major: every schema for the first profile, then the next.
-    public var cells: [Cell]
+    package var cells: [Cell]
 
-    public func cell(profile: String, schema: String) -> Cell? {
+    package func cell(profile: String, schema: String) -> Cell? {
         cells.first { $0.profile == profile && $0.schema == schema }
     }
 
     /// Prices every schema on every profile, with the runtime each profile implies.
-    public init(schemas: [Schema], profiles: [ModelProfile]) throws {
+    package init(schemas: [Schema], profiles: [ModelProfile]) throws {
         self.schemas = schemas
         self.profiles = profiles
         var cells: [Cell] = []

@@ -2,7 +2,7 @@
 /// against a real server when only sizes were given. Each document is
 /// different (its number is in every sentence), so no server-side cache can
 /// make two turns look alike.
-public enum SyntheticDocument {
+package enum SyntheticDocument {
     static let sentences = [
         "The harbour sensor logged the water level every ten minutes through the night.",
         "At low tide the reading fell to just under one metre, then rose steadily again.",
@@ -13,7 +13,7 @@ public enum SyntheticDocument {
     ]
 
     /// Document `number` cut to `tokens` tokens of `tokenizer` (at a token boundary).
-    public static func text(tokens: Int, number: Int, tokenizer: Tokenizer) throws -> String {
+    package static func text(tokens: Int, number: Int, tokenizer: Tokenizer) throws -> String {
         guard tokens > 0 else { return "" }
         var text = ""
         var sentence = 0
@@ -27,7 +27,7 @@ public enum SyntheticDocument {
     }
 
     /// Instructions of `tokens` tokens: a request to summarise, padded with notes.
-    public static func instructions(tokens: Int, tokenizer: Tokenizer) throws -> String {
+    package static func instructions(tokens: Int, tokenizer: Tokenizer) throws -> String {
         let request = "Summarise each report you are given in two or three sentences. "
         return try tokenizer.decode(Array(tokenizer.encodeOrdinary(request + (try text(tokens: tokens, number: 0, tokenizer: tokenizer))).prefix(tokens)))
     }

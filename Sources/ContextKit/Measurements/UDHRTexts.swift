@@ -7,11 +7,11 @@ import Foundation
 /// NFC (Vietnamese, Hindi), so each is NFC-normalised, its lines trimmed and
 /// blank lines dropped before counting; otherwise indentation and
 /// decomposed accents would be measured instead of the language.
-public enum UDHRTexts {
+package enum UDHRTexts {
     /// The UDHR file for each corpus tag. Choices where there are several:
     /// `deu` (1996 spelling), `por_BR` (the corpus is Brazilian),
     /// `ell_monotonic` (modern Greek), `pes_1` (Iranian Persian).
-    public static let fileNames: [String: String] = [
+    package static let fileNames: [String: String] = [
         "en": "eng", "zh-Hans": "cmn_hans", "zh-Hant": "cmn_hant", "ja": "jpn", "ko": "kor", "ar": "arb",
         "hi": "hin", "bn": "ben", "ru": "rus", "uk": "ukr", "de": "deu", "fr": "fra", "es": "spa", "pt": "por_BR",
         "it": "ita", "tr": "tur", "vi": "vie", "th": "tha", "he": "heb", "el": "ell_monotonic", "fa": "pes_1",
@@ -20,7 +20,7 @@ public enum UDHRTexts {
 
     /// The UDHR counterparts of `samples`, by tag, for those that have one
     /// (a missing file is an error: the directory is incomplete).
-    public static func load(directory: URL, for samples: [LanguageSample], sourcePrefix: String) throws -> [String: LanguageSample] {
+    package static func load(directory: URL, for samples: [LanguageSample], sourcePrefix: String) throws -> [String: LanguageSample] {
         var out: [String: LanguageSample] = [:]
         for sample in samples {
             guard let name = fileNames[sample.tag] else { continue }
@@ -33,7 +33,7 @@ public enum UDHRTexts {
     }
 
     /// NFC, each line trimmed of surrounding whitespace, blank lines dropped, one final newline.
-    public static func clean(_ text: String) -> String {
+    package static func clean(_ text: String) -> String {
         let normalized = text.precomposedStringWithCanonicalMapping
         let lines = normalized.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return lines.joined(separator: "\n") + "\n"

@@ -26,7 +26,7 @@ import Foundation
 /// Line-level boundaries and above are found once, in one pass over the line
 /// feeds; the lower levels are scanned for only inside the window a chunk
 /// may end in, so the cost stays linear in the text.
-public struct BoundaryFinder {
+package struct BoundaryFinder {
     let text: UnsafeBufferPointer<UInt8>
     /// Offsets of the line-level-and-above boundaries, ascending, and their levels.
     let structuralOffsets: [Int]
@@ -92,7 +92,7 @@ public struct BoundaryFinder {
     /// Every boundary of `text` with its highest level, in order (offsets
     /// 1..<count: the start and end of a text are not cuts). Scans the whole
     /// text; for inspection and tests, not for planning.
-    public static func boundaries(in text: String, markdown: Bool = true) -> [Boundary] {
+    package static func boundaries(in text: String, markdown: Bool = true) -> [Boundary] {
         var text = text
         return text.withUTF8 { buffer in
             let finder = BoundaryFinder(utf8: buffer, markdown: markdown)

@@ -40,11 +40,11 @@ public struct BoundaryLevel: Comparable, Hashable, Sendable, CustomStringConvert
 
 /// A place to cut: the byte offset where the next chunk starts, and how
 /// meaningful the place is.
-public struct Boundary: Equatable, Sendable {
-    public var offset: Int
-    public var level: BoundaryLevel
+package struct Boundary: Equatable, Sendable {
+    package var offset: Int
+    package var level: BoundaryLevel
 
-    public init(offset: Int, level: BoundaryLevel) {
+    package init(offset: Int, level: BoundaryLevel) {
         self.offset = offset
         self.level = level
     }

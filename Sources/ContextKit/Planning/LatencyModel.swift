@@ -37,7 +37,7 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     /// Where the figures come from, in words a user can check.
     public var source: String
     /// True when the figures were measured on the user's own backend.
-    public var measured: Bool
+    package var measured: Bool
 
     public init(coldFirstToken: Double, warmFirstToken: Double, outputCharactersPerSecond: Double,
                 idleCurve: [IdlePoint] = [], source: String, measured: Bool = false) {
@@ -99,13 +99,13 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     /// Where measured figures for a profile live: `latency/<profile>.json` in
     /// the platform's state folder (on Linux
     /// `${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json`).
-    public static func measuredPath(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func measuredPath(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let safeName = String(profile.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
         return StorageFolders.state(environment: environment)?.appendingPathComponent("latency/\(safeName).json").path
     }
 
     /// The figures measured for `profile` if the summariser saved any, else the field notes'.
-    public static func load(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> LatencyModel {
+    package static func load(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> LatencyModel {
         guard let path = measuredPath(profile: profile, environment: environment),
               let data = FileManager.default.contents(atPath: path),
               let model = try? JSONDecoder().decode(LatencyModel.self, from: data) else { return .fieldNotes }
@@ -113,13 +113,13 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     }
 
     /// Reads figures from a file (`--latency FILE`).
-    public static func load(contentsOf url: URL) throws -> LatencyModel {
+    package static func load(contentsOf url: URL) throws -> LatencyModel {
         try JSONDecoder().decode(LatencyModel.self, from: Data(contentsOf: url))
     }
 
     /// Writes the figures where `load(profile:)` finds them (the summariser
     /// calls this after a run against a real backend).
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
@@ -130,7 +130,7 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     /// A model from measured calls: the first call's first-token time, the
     /// later calls' mean, and output characters over the seconds spent
     /// streaming them. Figures not measured keep `fallback`'s.
-    public static func measured(backend: String, coldFirstToken: Double?, warmFirstTokens: [Double],
+    package static func measured(backend: String, coldFirstToken: Double?, warmFirstTokens: [Double],
                                 outputCharacters: Int, outputSeconds: Double, date: Date = Date(),
                                 fallback: LatencyModel = .fieldNotes) -> LatencyModel {
         let warm = warmFirstTokens.isEmpty ? fallback.warmFirstToken : warmFirstTokens.reduce(0, +) / Double(warmFirstTokens.count)

@@ -65,7 +65,7 @@ public struct PlanBudget: Equatable, Sendable {
 
     /// The arithmetic as aligned lines (`  context window   4,096`), with ≈
     /// on estimated figures; what the CLI prints and what errors quote.
-    public var arithmetic: [(label: String, value: String)] {
+    package var arithmetic: [(label: String, value: String)] {
         let approx = isEstimate ? "≈ " : ""
         var lines: [(String, String)] = [
             ("context window", ReportNumber.grouped(window)),
@@ -83,7 +83,7 @@ public struct PlanBudget: Equatable, Sendable {
     }
 
     /// The arithmetic as one block of text.
-    public var arithmeticText: String {
+    var arithmeticText: String {
         let lines = arithmetic
         let labelWidth = lines.map(\.label.count).max() ?? 0
         let valueWidth = lines.map(\.value.count).max() ?? 0

@@ -25,16 +25,16 @@
 /// Everything else (`reach`, `earliestStart`, `tokens(in:)` on unsafe cuts) is
 /// an estimate of the slice's count that a planner uses to pick candidates,
 /// then checks with `exactTokens(in:)`.
-public struct TokenIndex: Sendable {
+struct TokenIndex: Sendable {
     /// Bytes of the indexed text.
-    public let byteCount: Int
+    let byteCount: Int
     /// `ends[k]`: the byte offset where token k ends; tokens tile the text.
     let ends: [UInt32]
     /// `cjkBefore[k]`: CJK characters whose first byte lies in tokens `0..<k`;
     /// empty when the estimate does not price CJK or the text has none.
     let cjkBefore: [UInt32]
     /// How the profile turns the tokenizer's count into its own; nil when exact.
-    public let estimate: TokenEstimate?
+    let estimate: TokenEstimate?
     let tokenizer: Tokenizer
     let boundary: PieceBoundary?
 
@@ -43,7 +43,7 @@ public struct TokenIndex: Sendable {
 
     /// Tokenizes `text` once (special-token text is plain text, as in
     /// `encodeOrdinary`). Texts up to 4 GiB.
-    public init(tokenizer: Tokenizer, utf8 text: UnsafeBufferPointer<UInt8>, estimate: TokenEstimate? = nil) {
+    init(tokenizer: Tokenizer, utf8 text: UnsafeBufferPointer<UInt8>, estimate: TokenEstimate? = nil) {
         precondition(text.count <= Int(UInt32.max), "TokenIndex holds texts up to 4 GiB")
         self.byteCount = text.count
         self.tokenizer = tokenizer
@@ -75,14 +75,14 @@ public struct TokenIndex: Sendable {
     }
 
     /// The tokenizer's tokens in the whole text (exact).
-    public var proxyCount: Int { ends.count }
+    var proxyCount: Int { ends.count }
 
     /// The profile's tokens for the whole text (exact, or the estimate made from the exact proxy count).
-    public var count: Int { measure(proxy: ends.count, cjk: cjkBefore.last.map(Int.init) ?? 0) }
+    var count: Int { measure(proxy: ends.count, cjk: cjkBefore.last.map(Int.init) ?? 0) }
 
     /// The profile's count for `proxy` tokenizer tokens holding `cjk` CJK characters.
     @inline(__always)
-    public func measure(proxy: Int, cjk: Int) -> Int {
+    func measure(proxy: Int, cjk: Int) -> Int {
         estimate?.tokens(proxyTokens: proxy, cjkCharacters: cjk) ?? proxy
     }
 
@@ -111,14 +111,14 @@ public struct TokenIndex: Sendable {
 
     /// The profile's count of the indexed tokens that overlap `range` (an
     /// estimate of the slice's own count; exact at safe cuts).
-    public func tokens(in range: Range<Int>) -> Int {
+    func tokens(in range: Range<Int>) -> Int {
         guard !range.isEmpty else { return 0 }
         return measure(tokens: token(containing: range.lowerBound), token(containing: range.upperBound - 1) + 1)
     }
 
     /// The furthest token end `e` such that the tokens overlapping `[from, e)`
     /// count at most `maxTokens` (`from` itself when not even one fits).
-    public func reach(from: Int, maxTokens: Int) -> Int {
+    func reach(from: Int, maxTokens: Int) -> Int {
         let first = token(containing: from)
         guard first < ends.count, maxTokens > 0 else { return from }
         let last = largestCount(from: first, limit: maxTokens, forward: true)
@@ -127,7 +127,7 @@ public struct TokenIndex: Sendable {
 
     /// The earliest token start `a` such that the tokens overlapping `[a, to)`
     /// count at most `maxTokens` (`to` itself when not even one fits).
-    public func earliestStart(to: Int, maxTokens: Int) -> Int {
+    func earliestStart(to: Int, maxTokens: Int) -> Int {
         guard to > 0, maxTokens > 0 else { return to }
         let last = token(containing: to - 1) + 1
         let first = largestCount(from: last, limit: maxTokens, forward: false)
@@ -135,7 +135,7 @@ public struct TokenIndex: Sendable {
     }
 
     /// The byte offset `tokens` tokens after `from` (at most the end).
-    public func offset(afterTokens tokens: Int, from: Int) -> Int {
+    func offset(afterTokens tokens: Int, from: Int) -> Int {
         guard tokens > 0 else { return from }
         let first = token(containing: from)
         let k = min(first + tokens, ends.count)
@@ -158,7 +158,7 @@ public struct TokenIndex: Sendable {
     }
 
     /// Whether `[a, b)`'s count can be read off the index (see the type's notes).
-    public func isExactlyIndexed(_ range: Range<Int>, text: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isExactlyIndexed(_ range: Range<Int>, text: UnsafeBufferPointer<UInt8>) -> Bool {
         if range.lowerBound == 0 && range.upperBound == byteCount { return true }
         guard let boundary, range.count >= Self.minimumSafeSpan else { return false }
         return (range.lowerBound == 0 || boundary.isSafe(text, at: range.lowerBound))
@@ -168,7 +168,7 @@ public struct TokenIndex: Sendable {
     /// The exact count of `text[range]` sent on its own: the tokenizer's
     /// tokens (`proxy`) and the profile's (`tokens`, equal unless estimated).
     /// Read off the index when both ends are safe cuts, re-encoded otherwise.
-    public func exactTokens(in range: Range<Int>, text: UnsafeBufferPointer<UInt8>) -> (tokens: Int, proxy: Int) {
+    func exactTokens(in range: Range<Int>, text: UnsafeBufferPointer<UInt8>) -> (tokens: Int, proxy: Int) {
         guard !range.isEmpty else { return (0, 0) }
         if isExactlyIndexed(range, text: text) {
             let first = token(containing: range.lowerBound), last = token(containing: range.upperBound - 1) + 1
@@ -186,7 +186,7 @@ public struct TokenIndex: Sendable {
     /// index proposes the place; only the candidate slice is counted, and
     /// when BPE makes it dearer than proposed the place moves back by at
     /// least the excess. `from` itself when not one character fits.
-    public func exactPrefix(from: Int, maxTokens: Int, text: UnsafeBufferPointer<UInt8>) -> (end: Int, tokens: Int) {
+    func exactPrefix(from: Int, maxTokens: Int, text: UnsafeBufferPointer<UInt8>) -> (end: Int, tokens: Int) {
         func snapDown(_ p: Int) -> Int {
             var p = p
             while p > from && p < text.count && text[p] & 0xC0 == 0x80 { p -= 1 }

@@ -6,59 +6,59 @@
 /// window on purpose and reads the count out of the refusal. Overheads are
 /// differences between probes that change one thing (an empty user message,
 /// one more message, a system prompt, a response schema).
-public struct OverflowProbe: Sendable {
-    public let client: ChatCompletionsClient
-    public let predictor: PromptPredictor?
+package struct OverflowProbe: Sendable {
+    package let client: ChatCompletionsClient
+    package let predictor: PromptPredictor?
     /// The model name to send, if the server wants one.
-    public let model: String?
+    package let model: String?
 
-    public init(client: ChatCompletionsClient, predictor: PromptPredictor?, model: String? = nil) {
+    package init(client: ChatCompletionsClient, predictor: PromptPredictor?, model: String? = nil) {
         self.client = client
         self.predictor = predictor
         self.model = model
     }
 
     /// One probe: the request, what the server charged, what ContextKit predicted.
-    public struct Measurement: Sendable {
-        public let name: String
-        public let messages: [ChatTemplate.Message]
-        public let measured: Int?
-        public let predicted: Int?
+    package struct Measurement: Sendable {
+        package let name: String
+        package let messages: [ChatTemplate.Message]
+        package let measured: Int?
+        package let predicted: Int?
         /// Why `measured` is missing, or what else the server said.
-        public let note: String?
+        package let note: String?
 
-        public var difference: Int? {
+        package var difference: Int? {
             guard let measured, let predicted else { return nil }
             return predicted - measured
         }
     }
 
     /// Fixed costs derived from the measurements.
-    public struct Overheads: Sendable {
+    package struct Overheads: Sendable {
         /// An empty user message: the template's framing of one turn plus the opened assistant turn.
-        public let emptyUserMessage: Int?
+        package let emptyUserMessage: Int?
         /// Each further message (an assistant and a user turn, averaged).
-        public let perExtraMessage: Int?
+        package let perExtraMessage: Int?
         /// An empty system message.
-        public let systemPrompt: Int?
+        package let systemPrompt: Int?
         /// A `response_format` JSON schema (0 where the schema only constrains decoding).
-        public let responseSchema: Int?
+        package let responseSchema: Int?
     }
 
     /// Everything a run found.
-    public struct Report: Sendable {
-        public let measurements: [Measurement]
-        public let overheads: Overheads
+    package struct Report: Sendable {
+        package let measurements: [Measurement]
+        package let overheads: Overheads
         /// The deliberate overflow: what the server said, or `nil` if it could not be provoked.
-        public let overflow: ContextOverflow?
+        package let overflow: ContextOverflow?
         /// The predicted prompt tokens of the overflow request.
-        public let overflowPredicted: Int?
+        package let overflowPredicted: Int?
         /// Plain words on what could not be measured and why.
-        public let notes: [String]
+        package let notes: [String]
     }
 
     /// The probes, in the order they are sent.
-    public static let probes: [(String, [ChatTemplate.Message])] = [
+    package static let probes: [(String, [ChatTemplate.Message])] = [
         ("empty user message", [.init(role: "user", content: "")]),
         ("user: test", [.init(role: "user", content: "test")]),
         ("user, assistant, user (empty)", [.init(role: "user", content: ""), .init(role: "assistant", content: ""), .init(role: "user", content: "")]),
@@ -68,7 +68,7 @@ public struct OverflowProbe: Sendable {
     ]
 
     /// A small structured-output schema (the field notes' `Summary`).
-    public static var summarySchema: [String: Any] { [
+    package static var summarySchema: [String: Any] { [
         "type": "json_schema",
         "json_schema": [
             "name": "Summary",
@@ -87,7 +87,7 @@ public struct OverflowProbe: Sendable {
 
     /// Runs every probe. `window` is the server's context size, when known,
     /// to size the overflow request; without it the overflow probe is skipped.
-    public func run(window: Int?) async -> Report {
+    package func run(window: Int?) async -> Report {
         var measurements: [Measurement] = []
         var notes: [String] = []
         for (name, messages) in Self.probes {

@@ -1,19 +1,19 @@
 /// A CSV file (RFC 4180): a header line, then one line per row, LF line
 /// endings, fields quoted only when they hold a comma, quote or line break.
-public struct CSVWriter: Sendable {
-    public var header: [String]
-    public var rows: [[String]] = []
+struct CSVWriter: Sendable {
+    var header: [String]
+    var rows: [[String]] = []
 
-    public init(header: [String]) {
+    init(header: [String]) {
         self.header = header
     }
 
-    public mutating func append(_ row: [String]) {
+    mutating func append(_ row: [String]) {
         precondition(row.count == header.count, "a CSV row needs \(header.count) fields, got \(row.count)")
         rows.append(row)
     }
 
-    public func render() -> String {
+    func render() -> String {
         ([header] + rows).map { $0.map(Self.field).joined(separator: ",") + "\n" }.joined()
     }
 

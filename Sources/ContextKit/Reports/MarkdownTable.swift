@@ -1,24 +1,24 @@
 /// A GitHub-flavoured Markdown table with aligned columns, so the file also
 /// reads well as plain text.
-public struct MarkdownTable: Sendable {
-    public enum Alignment: Sendable { case left, right }
+struct MarkdownTable: Sendable {
+    enum Alignment: Sendable { case left, right }
 
-    public var header: [String]
-    public var alignments: [Alignment]
-    public var rows: [[String]] = []
+    var header: [String]
+    var alignments: [Alignment]
+    var rows: [[String]] = []
 
     /// Columns are right-aligned (numbers) unless `alignments` says otherwise.
-    public init(header: [String], alignments: [Alignment]? = nil) {
+    init(header: [String], alignments: [Alignment]? = nil) {
         self.header = header
         self.alignments = alignments ?? header.map { _ in .right }
     }
 
-    public mutating func append(_ row: [String]) {
+    mutating func append(_ row: [String]) {
         precondition(row.count == header.count, "a table row needs \(header.count) cells, got \(row.count)")
         rows.append(row)
     }
 
-    public func render() -> String {
+    func render() -> String {
         let cells = ([header] + rows).map { $0.map(Self.escape) }
         // Width in characters (grapheme clusters): close enough for the
         // alignment of plain text; Markdown renderers ignore the padding.

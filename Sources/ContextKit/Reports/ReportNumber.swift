@@ -3,10 +3,10 @@
 /// Hand-written (no `NumberFormatter`, no `String(format:)`) so a report is
 /// the same bytes on every machine and locale: the reproducibility test
 /// compares them byte for byte.
-public enum ReportNumber {
+enum ReportNumber {
     /// `value` rounded half away from zero to `places` decimals: `3.75`, `-0.5`, `12`.
     /// With `grouped`, the whole part is grouped by thousands: `4,096.5`.
-    public static func decimal(_ value: Double, places: Int, grouped: Bool = false) -> String {
+    static func decimal(_ value: Double, places: Int, grouped: Bool = false) -> String {
         guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
@@ -21,7 +21,7 @@ public enum ReportNumber {
     }
 
     /// `1234567` → `1,234,567`.
-    public static func grouped(_ value: Int) -> String {
+    static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (i, digit) in digits.enumerated() {

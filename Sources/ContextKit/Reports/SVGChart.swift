@@ -5,24 +5,24 @@
 /// dependency and come out byte-identical on every run: every coordinate is
 /// rounded to one decimal by `ReportNumber`, and nothing depends on the
 /// machine (fonts are named, never measured; text widths are estimated).
-public struct SVGChart: Sendable {
-    public enum Kind: Sendable {
+package struct SVGChart: Sendable {
+    package enum Kind: Sendable {
         /// One group of bars per category, one bar per series.
         case groupedBars
         /// One point per category, joined by a line per series.
         case lines
     }
 
-    public struct Series: Sendable {
-        public var name: String
+    package struct Series: Sendable {
+        package var name: String
         /// One value per category; nil leaves a gap.
-        public var values: [Double?]
+        package var values: [Double?]
         /// Index into the palette; by default the series' position.
-        public var colorIndex: Int?
+        package var colorIndex: Int?
         /// Lines only: draw dashed (to pair a variant with its series).
-        public var dashed: Bool
+        package var dashed: Bool
 
-        public init(name: String, values: [Double?], colorIndex: Int? = nil, dashed: Bool = false) {
+        package init(name: String, values: [Double?], colorIndex: Int? = nil, dashed: Bool = false) {
             self.name = name
             self.values = values
             self.colorIndex = colorIndex
@@ -31,29 +31,29 @@ public struct SVGChart: Sendable {
     }
 
     /// A horizontal line across the plot at `value`, labelled at its right end.
-    public struct ReferenceLine: Sendable {
-        public var value: Double
-        public var label: String
+    package struct ReferenceLine: Sendable {
+        package var value: Double
+        package var label: String
 
-        public init(value: Double, label: String) {
+        package init(value: Double, label: String) {
             self.value = value
             self.label = label
         }
     }
 
-    public var kind: Kind
-    public var title: String
-    public var subtitle: String
+    package var kind: Kind
+    package var title: String
+    package var subtitle: String
     /// The x-axis labels; a `\n` breaks a label into lines.
-    public var categories: [String]
-    public var series: [Series]
-    public var xTitle: String
-    public var yTitle: String
-    public var referenceLines: [ReferenceLine]
+    package var categories: [String]
+    package var series: [Series]
+    package var xTitle: String
+    package var yTitle: String
+    package var referenceLines: [ReferenceLine]
     /// Decimals of the values in tooltips.
-    public var valuePlaces: Int
+    package var valuePlaces: Int
 
-    public init(kind: Kind, title: String, subtitle: String = "", categories: [String], series: [Series],
+    package init(kind: Kind, title: String, subtitle: String = "", categories: [String], series: [Series],
                 xTitle: String, yTitle: String, referenceLines: [ReferenceLine] = [], valuePlaces: Int = 2) {
         self.kind = kind
         self.title = title
@@ -78,7 +78,7 @@ public struct SVGChart: Sendable {
     static let marginLeft = 76.0
     static let marginRight = 28.0
 
-    public func render() -> String {
+    package func render() -> String {
         let layout = Layout(chart: self)
         var svg = SVGText()
         svg.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "width": n(layout.width), "height": n(layout.height),

@@ -1,7 +1,7 @@
 /// A `@Generable` struct or enum as read from Swift source: just what Apple's
 /// macro turns into a schema.
-public struct GenerableDeclaration: Equatable, Sendable {
-    public enum Body: Equatable, Sendable {
+struct GenerableDeclaration: Equatable, Sendable {
+    enum Body: Equatable, Sendable {
         /// Stored properties in declaration order.
         case structure([Property])
         /// Case names in declaration order.
@@ -9,7 +9,7 @@ public struct GenerableDeclaration: Equatable, Sendable {
     }
 
     /// A type as written in a property declaration.
-    public indirect enum TypeReference: Equatable, Sendable {
+    indirect enum TypeReference: Equatable, Sendable {
         /// `String`, `Int`, `Address`, `Outer.Inner` (the last component is kept).
         case named(String)
         /// `[T]` or `Array<T>`.
@@ -19,34 +19,34 @@ public struct GenerableDeclaration: Equatable, Sendable {
     }
 
     /// What the `@Guide` on a property says.
-    public struct Guides: Equatable, Sendable {
-        public var description: String?
-        public var minimumCount: Int?
-        public var maximumCount: Int?
-        public var anyOf: [String]?
+    struct Guides: Equatable, Sendable {
+        var description: String?
+        var minimumCount: Int?
+        var maximumCount: Int?
+        var anyOf: [String]?
         /// Number literals as written, so `0.5` is encoded as `0.5`.
-        public var minimum: String?
-        public var maximum: String?
-        public var pattern: String?
+        var minimum: String?
+        var maximum: String?
+        var pattern: String?
 
-        public init() {}
+        init() {}
 
-        public var constrainsCount: Bool { minimumCount != nil || maximumCount != nil }
-        public var constrainsNumber: Bool { minimum != nil || maximum != nil }
-        public var constrainsString: Bool { anyOf != nil || pattern != nil }
+        var constrainsCount: Bool { minimumCount != nil || maximumCount != nil }
+        var constrainsNumber: Bool { minimum != nil || maximum != nil }
+        var constrainsString: Bool { anyOf != nil || pattern != nil }
     }
 
-    public struct Property: Equatable, Sendable {
-        public var name: String
-        public var type: TypeReference
-        public var guides: Guides
-        public var line: Int
+    struct Property: Equatable, Sendable {
+        var name: String
+        var type: TypeReference
+        var guides: Guides
+        var line: Int
     }
 
-    public var name: String
-    public var description: String?
-    public var body: Body
-    public var line: Int
+    var name: String
+    var description: String?
+    var body: Body
+    var line: Int
     /// Things read but not modelled exactly, for the report.
-    public var notes: [String] = []
+    var notes: [String] = []
 }

@@ -5,7 +5,7 @@
 /// Anything it does not model (generics, enums with payloads, dictionaries,
 /// `#if`, computed descriptions...) is refused with the line and a hint,
 /// never approximated: a wrong schema would give a confidently wrong count.
-public struct GenerableSourceParser {
+struct GenerableSourceParser {
     private let tokens: [SwiftToken]
     private var index = 0
     private var declarations: [GenerableDeclaration] = []
@@ -15,7 +15,7 @@ public struct GenerableSourceParser {
     }
 
     /// Every `@Generable` type in `source`, outer types before the types nested in them.
-    public static func parse(_ source: String) throws(SchemaError) -> [GenerableDeclaration] {
+    static func parse(_ source: String) throws(SchemaError) -> [GenerableDeclaration] {
         var parser = GenerableSourceParser(tokens: try SwiftLexer.tokenize(source))
         while parser.index < parser.tokens.count {
             let token = parser.tokens[parser.index]

@@ -8,12 +8,12 @@
 /// properties left out of `required`. The order of keys inside each object is
 /// not documented; the one used here is fixed and `examples/Summary.json`
 /// matches it, and key order moved the `Summary` count by 0 tokens in cl100k.
-public enum GenerationSchemaBuilder {
-    public struct Result: Equatable, Sendable {
-        public var schema: OrderedJSON
+enum GenerationSchemaBuilder {
+    struct Result: Equatable, Sendable {
+        var schema: OrderedJSON
         /// The type the schema is for.
-        public var rootName: String
-        public var notes: [String]
+        var rootName: String
+        var notes: [String]
     }
 
     /// Apple's built-in `Generable` scalar types and their JSON Schema types.
@@ -21,7 +21,7 @@ public enum GenerationSchemaBuilder {
         "String": "string", "Int": "integer", "Double": "number", "Float": "number", "Decimal": "number", "Bool": "boolean",
     ]
 
-    public static func build(_ declarations: [GenerableDeclaration], rootName: String? = nil) throws(SchemaError) -> Result {
+    static func build(_ declarations: [GenerableDeclaration], rootName: String? = nil) throws(SchemaError) -> Result {
         var byName: [String: GenerableDeclaration] = [:]
         for declaration in declarations {
             if byName[declaration.name] != nil {

@@ -60,7 +60,7 @@ public struct JSONWriter: Sendable {
     /// characters). `escapingSlashes` also writes `/` as `\/`, as Foundation
     /// does; `escapingInvisible` also escapes DEL, the C1 controls and U+2028/9,
     /// which JSON allows raw but which a terminal or JavaScript may act on.
-    public static func appendQuoted(_ text: String, to out: inout String, escapingSlashes: Bool = false, escapingInvisible: Bool = false) {
+    package static func appendQuoted(_ text: String, to out: inout String, escapingSlashes: Bool = false, escapingInvisible: Bool = false) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -83,7 +83,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// `text` as a JSON string literal; see `appendQuoted`.
-    public static func quoted(_ text: String, escapingInvisible: Bool = false) -> String {
+    package static func quoted(_ text: String, escapingInvisible: Bool = false) -> String {
         var out = ""
         appendQuoted(text, to: &out, escapingInvisible: escapingInvisible)
         return out

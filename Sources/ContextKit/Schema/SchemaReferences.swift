@@ -8,10 +8,10 @@ import Foundation
 /// Recursive types (`Node.children` is an array of `Node`) are legal JSON
 /// Schema and are accepted: the schema text holds the `$ref` once, so its
 /// cost is finite and nothing here ever expands a reference into its target.
-public enum SchemaReferences {
+enum SchemaReferences {
     /// The value `reference` points at in `root`, or nil if nothing is there.
     /// Only same-document references (starting with `#`) resolve.
-    public static func resolve(_ reference: String, in root: OrderedJSON) -> OrderedJSON? {
+    static func resolve(_ reference: String, in root: OrderedJSON) -> OrderedJSON? {
         guard reference.hasPrefix("#") else { return nil }
         let pointer = reference.dropFirst()
         if pointer.isEmpty { return root }
@@ -35,13 +35,13 @@ public enum SchemaReferences {
 
     /// Checks every `$ref` under `root`. `label` names the document in messages
     /// (e.g. `tool get_weather`).
-    public static func validate(_ root: OrderedJSON, label: String = "#") throws(SchemaError) {
+    static func validate(_ root: OrderedJSON, label: String = "#") throws(SchemaError) {
         try visit(root, path: label, root: root)
     }
 
     /// The schema a value stands for: itself, or the end of its `$ref` chain.
     /// Call after `validate`, which guarantees the chain ends.
-    public static func target(of schema: OrderedJSON, in root: OrderedJSON) -> OrderedJSON {
+    static func target(of schema: OrderedJSON, in root: OrderedJSON) -> OrderedJSON {
         var current = schema
         var hops = 0
         while let reference = current["$ref"]?.stringValue, let next = resolve(reference, in: root), hops < 64 {

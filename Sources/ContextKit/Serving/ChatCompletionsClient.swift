@@ -6,18 +6,18 @@ import FoundationNetworking
 /// A minimal client for OpenAI-compatible `/v1/chat/completions` servers
 /// (llama.cpp's llama-server, vLLM, Ollama, LM Studio, OpenAI), non-streaming:
 /// what the overflow probe and the transcript measurement need.
-public struct ChatCompletionsClient: Sendable {
+package struct ChatCompletionsClient: Sendable {
     /// The server's base URL, e.g. `http://127.0.0.1:8080` (a trailing `/v1` is accepted).
-    public let baseURL: URL
-    public let apiKey: String?
+    package let baseURL: URL
+    package let apiKey: String?
     /// Seconds before a request is abandoned, whether the server is silent
     /// or still sending (a server that trickles bytes forever is stopped too).
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
     /// Bytes of answer accepted; a chat completion of a few tokens is far
     /// smaller, so more means a broken server, not a long answer.
-    public let maximumResponseBytes: Int
+    package let maximumResponseBytes: Int
 
-    public init(baseURL: URL, apiKey: String? = nil, timeout: TimeInterval = 120, maximumResponseBytes: Int = 16 << 20) {
+    package init(baseURL: URL, apiKey: String? = nil, timeout: TimeInterval = 120, maximumResponseBytes: Int = 16 << 20) {
         self.baseURL = baseURL
         self.apiKey = apiKey
         self.timeout = timeout
@@ -25,14 +25,14 @@ public struct ChatCompletionsClient: Sendable {
     }
 
     /// One request's answer: what the server charged and returned.
-    public struct Completion: Sendable {
-        public let content: String
-        public let promptTokens: Int?
-        public let completionTokens: Int?
+    package struct Completion: Sendable {
+        package let content: String
+        package let promptTokens: Int?
+        package let completionTokens: Int?
     }
 
     /// Why a request failed, in terms the user can act on.
-    public enum Failure: Error, CustomStringConvertible, Sendable {
+    package enum Failure: Error, CustomStringConvertible, Sendable {
         /// No connection, or a connection on which the server sent nothing within the time-out.
         case unreachable(url: String, reason: String)
         case contextOverflow(ContextOverflow, body: String)
@@ -45,7 +45,7 @@ public struct ChatCompletionsClient: Sendable {
         /// The connection closed before the answer was complete.
         case incomplete(url: String, receivedBytes: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .unreachable(url, reason):
                 return "cannot reach \(url): \(reason); check that the server is running and the URL is right"
@@ -75,7 +75,7 @@ public struct ChatCompletionsClient: Sendable {
     var completionsURL: URL { endpoint("chat/completions") }
 
     /// `/v1/models`: what the server serves (and whether it answers at all).
-    public var modelsURL: URL { endpoint("models") }
+    package var modelsURL: URL { endpoint("models") }
 
     private func endpoint(_ name: String) -> URL {
         let path = baseURL.path.hasSuffix("/v1") || baseURL.path.hasSuffix("/v1/") ? name : "v1/" + name
@@ -85,7 +85,7 @@ public struct ChatCompletionsClient: Sendable {
     /// The HTTP request for one chat completion; `extra` is merged into the
     /// JSON body (`response_format`, `seed`, `temperature` …). Shared by
     /// `complete` and streaming clients, so both send the same request.
-    public func makeRequest(messages: [ChatTemplate.Message], model: String? = nil, maxTokens: Int,
+    package func makeRequest(messages: [ChatTemplate.Message], model: String? = nil, maxTokens: Int,
                             stream: Bool = false, extra: [String: Any] = [:]) throws -> URLRequest {
         var body: [String: Any] = [
             "messages": messages.map { ["role": $0.role, "content": $0.content] },
@@ -105,7 +105,7 @@ public struct ChatCompletionsClient: Sendable {
 
     /// Sends one chat completion request. `extra` is merged into the JSON body
     /// (`response_format`, `seed`, `temperature` …).
-    public func complete(messages: [ChatTemplate.Message], model: String? = nil, maxTokens: Int = 1,
+    package func complete(messages: [ChatTemplate.Message], model: String? = nil, maxTokens: Int = 1,
                          extra: [String: Any] = [:]) async throws -> Completion {
         let request = try makeRequest(messages: messages, model: model, maxTokens: maxTokens, extra: extra)
         let (status, data) = try await BoundedFetch.run(request, timeout: timeout, limit: maximumResponseBytes)
@@ -129,7 +129,7 @@ public struct ChatCompletionsClient: Sendable {
 extension ChatCompletionsClient {
     /// The server's context window, where it says: llama.cpp's `/props`
     /// (`default_generation_settings.n_ctx`). `nil` for servers that don't tell.
-    public func serverContextWindow() async -> Int? {
+    package func serverContextWindow() async -> Int? {
         var request = URLRequest(url: baseURL.appendingPathComponent("props"), timeoutInterval: min(timeout, 10))
         if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
         guard let (_, data) = try? await BoundedFetch.run(request, timeout: min(timeout, 10), limit: 1 << 20),
