@@ -2,7 +2,14 @@ import Foundation
 
 /// The OpenAI encodings shipped inside TokenKit, with tiktoken's definitions.
 public enum OpenAIEncoding: String, CaseIterable, Sendable {
-    case cl100k_base, o200k_base, r50k_base, p50k_base
+    /// GPT-4 and GPT-3.5-turbo's encoding (100,256 ranks).
+    case cl100k_base
+    /// GPT-4o, GPT-4.1 and o-series models' encoding (199,998 ranks).
+    case o200k_base
+    /// GPT-2 and GPT-3's encoding (50,256 ranks), also called `gpt2`.
+    case r50k_base
+    /// Codex and `text-davinci-002/003`'s encoding: r50k's split with 50,280 ranks.
+    case p50k_base
 
     /// Accepts the canonical names and tiktoken's alias `gpt2` (r50k_base's ranks).
     public init?(name: String) {
@@ -13,7 +20,7 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     /// Every name `Tokenizer.named` accepts.
     public static var knownNames: [String] { allCases.map(\.rawValue) + ["gpt2"] }
 
-    /// The pre-tokenizer tiktoken pairs with these ranks.
+    /// The pre-tokenizer tiktoken pairs with these ranks (p50k_base shares r50k's).
     public var preTokenizer: PreTokenizer {
         switch self {
         case .cl100k_base: return .cl100k
@@ -22,7 +29,7 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
         }
     }
 
-    /// tiktoken's special tokens for the encoding.
+    /// tiktoken's special tokens for the encoding: text → id.
     public var specialTokens: [String: Int] {
         switch self {
         case .cl100k_base:
@@ -66,6 +73,10 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     /// The tokenizer, loaded on first use and shared after: from the prepared
     /// binary form in the cache folder when there is a valid one
     /// (`VocabularyCache`), else parsed, prepared and stored there.
+    ///
+    /// - Throws: `TokenKitError.unreadableFile` when the vocabulary is
+    ///   missing from the bundle, `.alteredVocabulary` when it does not match
+    ///   its shipped checksum.
     public func tokenizer() throws -> Tokenizer {
         try Self.cache.tokenizer(for: self) {
             guard let url = resourceURL else {

@@ -2,7 +2,8 @@
 public enum TokenKitError: Error, Equatable, CustomStringConvertible, Sendable {
     /// `Tokenizer.named` was given a name it does not know.
     case unknownEncoding(name: String, known: [String])
-    /// A vocabulary file could not be read at all.
+    /// A vocabulary or model file could not be read at all (missing,
+    /// unreadable, not a regular file), or a built-in vocabulary is missing.
     case unreadableFile(path: String, reason: String)
     /// A vocabulary file has a malformed line.
     case malformedVocabulary(path: String, line: Int, reason: String)
@@ -15,6 +16,7 @@ public enum TokenKitError: Error, Equatable, CustomStringConvertible, Sendable {
     /// A pre-tokenizer pattern that ICU cannot compile.
     case invalidPattern(pattern: String, reason: String)
 
+    /// A message for the user that names the problem and says what to do.
     public var description: String {
         switch self {
         case let .unknownEncoding(name, known):

@@ -14,7 +14,8 @@ public final class Tokenizer: Sendable {
     public let name: String
     /// The token byte strings.
     let vocabulary: Vocabulary
-    /// How text is split before merging.
+    /// How text is split before merging. For a tokenizer read from a GGUF or
+    /// `tokenizer.json` file, the first split step's pattern, for information only.
     public let preTokenizer: PreTokenizer
     /// Special tokens by their text, e.g. `<|endoftext|>` → 100257.
     public let specialTokens: [String: Int]
@@ -70,6 +71,10 @@ public final class Tokenizer: Sendable {
 
     /// A tokenizer for one of the built-in encodings (`cl100k_base`, `o200k_base`,
     /// `r50k_base` or its alias `gpt2`, `p50k_base`), loaded once and cached.
+    ///
+    /// - Throws: `TokenKitError.unknownEncoding` for any other name (its
+    ///   message lists the known ones); `TokenKitError.alteredVocabulary` or
+    ///   `.unreadableFile` when the shipped vocabulary is damaged or missing.
     public static func named(_ name: String) throws -> Tokenizer {
         guard let encoding = OpenAIEncoding(name: name) else {
             throw TokenKitError.unknownEncoding(name: name, known: OpenAIEncoding.knownNames)
@@ -77,8 +82,16 @@ public final class Tokenizer: Sendable {
         return try encoding.tokenizer()
     }
 
-    /// A tokenizer read from a `.tiktoken` file, split with `preTokenizer`
-    /// (cl100k's pattern unless told otherwise).
+    /// A tokenizer read from a `.tiktoken` file (lines of `base64 rank`), split
+    /// with `preTokenizer` (cl100k's pattern unless told otherwise).
+    ///
+    /// Use `Tokenizer.load(contentsOf:)` to read any supported format by its
+    /// content; use this initialiser to pair a custom vocabulary with a
+    /// pattern or special tokens of your choice.
+    /// - Parameter specialTokens: special-token text → id; none by default.
+    /// - Throws: `TokenKitError.unreadableFile` or `.malformedVocabulary`
+    ///   (with the line) when the file cannot be read as a vocabulary, also
+    ///   when some single byte has no token.
     public convenience init(contentsOf url: URL, preTokenizer: PreTokenizer = .cl100k, specialTokens: [String: Int] = [:]) throws {
         let vocabulary = try TiktokenFile.load(contentsOf: url)
         try self.init(name: url.lastPathComponent, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
@@ -86,23 +99,27 @@ public final class Tokenizer: Sendable {
 
     // MARK: Encoding
 
-    /// The ids of `text`, treating special-token strings as plain text
-    /// (tiktoken's `encode_ordinary`).
+    /// The token ids of `text`, treating special-token strings as plain text
+    /// (tiktoken's `encode_ordinary`). Never fails.
     public func encodeOrdinary(_ text: String) -> [Int] {
         var text = text
         return text.withUTF8 { encodeOrdinary(utf8: $0) }
     }
 
-    /// The ids of UTF-8 bytes (invalid sequences are encoded byte by byte).
+    /// The token ids of a buffer of UTF-8 bytes, special-token strings as plain
+    /// text; bytes that are not valid UTF-8 are encoded byte by byte.
     public func encodeOrdinary(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var sink = IDCollector()
         run(bytes, from: 0, to: bytes.count, into: &sink)
         return sink.ids
     }
 
-    /// The ids of `text`, where the special tokens in `allowedSpecial` are encoded
-    /// as themselves and any other special token's text is an error (tiktoken's
-    /// `encode` with its default `disallowed_special="all"`).
+    /// The token ids of `text`, where the special tokens in `allowedSpecial` are
+    /// encoded as themselves and any other special token's text is an error
+    /// (tiktoken's `encode` with its default `disallowed_special="all"`).
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken` naming the first
+    ///   special-token text that `allowedSpecial` does not allow.
     public func encode(_ text: String, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Int] {
         var sink = IDCollector()
         var text = text
@@ -110,26 +127,34 @@ public final class Tokenizer: Sendable {
         return sink.ids
     }
 
-    /// How many tokens `encodeOrdinary(text)` would return, without building the array.
+    /// How many tokens `encodeOrdinary(text)` would return (exact), without
+    /// building the array.
     public func count(_ text: String) -> Int {
         var text = text
         return text.withUTF8 { count(utf8: $0) }
     }
 
-    /// How many tokens the UTF-8 bytes are, without building an array.
+    /// How many tokens `encodeOrdinary(utf8:)` would return for the bytes
+    /// (exact), without building an array.
     public func count(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var sink = TokenCounter()
         run(bytes, from: 0, to: bytes.count, into: &sink)
         return sink.count
     }
 
-    /// How many tokens, with special tokens handled by `allowedSpecial`.
+    /// How many tokens `encode(text, allowedSpecial:)` would return, without
+    /// building the array.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does.
     public func count(_ text: String, allowedSpecial: SpecialTokenPolicy) throws -> Int {
         var text = text
         return try text.withUTF8 { try count(utf8: $0, allowedSpecial: allowedSpecial).tokens }
     }
 
-    /// Each token with the byte range of the text it covers, in order.
+    /// Each token of the UTF-8 bytes with the byte range of the text it covers,
+    /// in order; special tokens handled as `encode` handles them.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does.
     public func tokens(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Token] {
         var sink = TokenCollector()
         try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
@@ -139,6 +164,8 @@ public final class Tokenizer: Sendable {
     /// How many tokens the UTF-8 bytes are with special tokens handled by
     /// `allowedSpecial`, and how many special-token strings the text holds
     /// (one token each when allowed, plain text under `.plainText`).
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does.
     public func count(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy) throws -> (tokens: Int, specialTokenStrings: Int) {
         var sink = TokenCounter()
         if allowedSpecial == .plainText {
@@ -152,6 +179,9 @@ public final class Tokenizer: Sendable {
     /// Each token of `bytes`, in order, with the byte range it covers; special
     /// tokens handled as `tokens(utf8:allowedSpecial:)` handles them. Nothing is
     /// collected, so memory stays flat however long the text.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, before `body` sees
+    ///   the tokens after the disallowed text.
     public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, _ body: (Token) -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             var sink = CallbackSink(body: body)
@@ -160,7 +190,8 @@ public final class Tokenizer: Sendable {
     }
 
     /// The ordinary tokens of `bytes[from..<to]`, given to `body` one by one with
-    /// their byte ranges. The slice is tokenized as a text of its own.
+    /// their byte ranges (offsets into `bytes`, not into the slice). The slice
+    /// is tokenized as a text of its own; special-token strings are plain text.
     public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, _ body: (Token) -> Void) {
         withoutActuallyEscaping(body) { body in
             var sink = CallbackSink(body: body)
@@ -171,6 +202,9 @@ public final class Tokenizer: Sendable {
     // MARK: Decoding
 
     /// The bytes of a sequence of ids (special tokens decode to their text).
+    ///
+    /// - Throws: `TokenKitError.unknownTokenID` for an id that is neither in
+    ///   the vocabulary nor a special token.
     public func decodeBytes(_ ids: [Int]) throws -> [UInt8] {
         if case .openModel(let pipeline) = model { return try pipeline.decoder.decode(ids) }
         var out: [UInt8] = []
@@ -189,6 +223,8 @@ public final class Tokenizer: Sendable {
 
     /// The text of a sequence of ids; bytes that are not valid UTF-8 (a token
     /// sequence cut inside a character) become U+FFFD.
+    ///
+    /// - Throws: `TokenKitError.unknownTokenID`, as `decodeBytes` does.
     public func decode(_ ids: [Int]) throws -> String {
         String(decoding: try decodeBytes(ids), as: UTF8.self)
     }
@@ -249,11 +285,13 @@ public final class Tokenizer: Sendable {
 public struct Token: Equatable, Sendable {
     /// The token id.
     public let id: Int
-    /// The byte range in the encoded text.
+    /// The byte range of the text the token stands for, as offsets into the
+    /// encoded UTF-8 bytes.
     public let bytes: Range<Int>
 }
 
-/// Which special tokens `encode` turns into their ids.
+/// Which special tokens `encode` turns into their ids, and what happens to the
+/// text of the others.
 public enum SpecialTokenPolicy: Equatable, Sendable {
     /// None: the text of any special token is an error (tiktoken's default).
     case none
@@ -264,7 +302,8 @@ public enum SpecialTokenPolicy: Equatable, Sendable {
     /// Special-token text is plain text (same as `encodeOrdinary`).
     case plainText
 
-    /// Whether `token` (a special token's text) may appear in the text.
+    /// Whether the special token whose text is `token` may appear in the text
+    /// (`.plainText` allows all: they are not parsed at all).
     public func allows(_ token: String) -> Bool {
         switch self {
         case .none: return false

@@ -41,7 +41,13 @@ public final class GGUFFile: @unchecked Sendable {
         prefix.count >= 4 && prefix.prefix(4).elementsEqual(magic)
     }
 
-    /// Maps the file and reads its header.
+    /// Maps the file and reads its header (the metadata keys and values; the
+    /// tensors are not read).
+    ///
+    /// - Throws: `ModelFileError.unrecognizedFormat` when the file is not
+    ///   GGUF, `.truncated`, `.unsupportedGGUFVersion` or `.malformed` when
+    ///   its header cannot be read; `TokenKitError.unreadableFile` when the
+    ///   file cannot be opened.
     public convenience init(contentsOf url: URL) throws {
         try self.init(file: MappedFile(path: url.path))
     }
@@ -153,7 +159,8 @@ public final class GGUFFile: @unchecked Sendable {
         return nil
     }
 
-    /// The elements of a string array.
+    /// The elements of a string array, or `nil` if the key is absent or not an
+    /// array of strings.
     public func stringArray(forKey key: String) -> [String]? {
         guard let e = entries[key], e.elementType == .string else { return nil }
         var result: [String] = []
@@ -176,14 +183,17 @@ public final class GGUFFile: @unchecked Sendable {
     public var tokenizerModel: String? { string(forKey: "tokenizer.ggml.model") }
     /// `tokenizer.ggml.pre`: llama.cpp's name for the pre-tokenizer, e.g. `llama-bpe`.
     public var preTokenizerName: String? { string(forKey: "tokenizer.ggml.pre") }
-    /// How many tokens the vocabulary has.
+    /// How many tokens the vocabulary has (`tokenizer.ggml.tokens`), or `nil`
+    /// when the file has no vocabulary.
     public var vocabularySize: Int? { entries["tokenizer.ggml.tokens"]?.count }
     /// The beginning-of-sequence token id, as the file or llama.cpp's default for the model sets it.
     public var bosTokenID: Int? { specialTokenID("tokenizer.ggml.bos_token_id", default: defaultBOS) }
-    /// The end-of-sequence token id.
+    /// The end-of-sequence token id, as the file or llama.cpp's default for the model sets it.
     public var eosTokenID: Int? { specialTokenID("tokenizer.ggml.eos_token_id", default: defaultEOS) }
 
-    /// The text of a token id, as stored (special tokens are their literal text).
+    /// The text of a token id, as stored (special tokens are their literal
+    /// text; SentencePiece pieces keep their `▁`), or `nil` for an id outside
+    /// the vocabulary.
     public func tokenText(_ id: Int) -> String? {
         guard let e = entries["tokenizer.ggml.tokens"], e.elementType == .string, id >= 0, id < e.count else { return nil }
         var found: String?
@@ -317,6 +327,7 @@ public final class GGUFFile: @unchecked Sendable {
 
 /// The value types of GGUF metadata.
 public enum GGUFValueType: UInt32, Sendable {
+    /// The format's type codes 0–12, in the order GGUF numbers them.
     case uint8 = 0, int8, uint16, int16, uint32, int32, float32, bool, string, array, uint64, int64, float64
 
     /// Bytes of a fixed-size value (strings and arrays are variable).
@@ -333,10 +344,15 @@ public enum GGUFValueType: UInt32, Sendable {
 
 /// One GGUF metadata value.
 public enum GGUFValue: Equatable, Sendable {
+    /// A signed integer of any width (`int8` … `int64`).
     case integer(Int64)
+    /// An unsigned integer of any width (`uint8` … `uint64`).
     case unsignedInteger(UInt64)
+    /// A `float32` or `float64`.
     case float(Double)
+    /// A `bool`.
     case bool(Bool)
+    /// A `string`, decoded as UTF-8 (invalid bytes become U+FFFD).
     case string(String)
     /// An array, described by its element type and length.
     case array(elementType: GGUFValueType, count: Int)

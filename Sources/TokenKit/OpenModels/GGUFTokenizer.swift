@@ -21,6 +21,11 @@ extension GGUFFile {
     }
 
     /// The model's tokenizer, with exactly llama.cpp's token ids.
+    ///
+    /// - Throws: `ModelFileError.missing` when the file has no vocabulary,
+    ///   `.unsupportedTokenizer` for an algorithm other than byte-level BPE or
+    ///   SentencePiece BPE, `.unknownPreTokenizer` or `.malformed` when the
+    ///   vocabulary cannot be used.
     public func tokenizer() throws -> Tokenizer {
         guard let model = tokenizerModel else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.model") }
         switch model {

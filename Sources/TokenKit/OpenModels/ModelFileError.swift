@@ -18,6 +18,7 @@ public enum ModelFileError: Error, Equatable, CustomStringConvertible, Sendable 
     /// A `tokenizer.json` component (normalizer, pre-tokenizer, option) ContextKit does not implement.
     case unsupportedComponent(path: String, component: String, supported: [String])
 
+    /// A message for the user that names the file and says what to do.
     public var description: String {
         switch self {
         case let .unrecognizedFormat(path):

@@ -8,6 +8,11 @@ extension Tokenizer {
     /// `base64 rank`). A `.tiktoken` file that is one of the built-in encodings
     /// gets that encoding's pattern and special tokens; any other is split with
     /// cl100k's pattern.
+    ///
+    /// - Throws: `ModelFileError` when the file is of no known format, is
+    ///   truncated, or holds a tokenizer ContextKit does not implement;
+    ///   `TokenKitError.unreadableFile` or `.malformedVocabulary` when it
+    ///   cannot be read or a `.tiktoken` line is broken.
     public static func load(contentsOf url: URL) throws -> Tokenizer {
         let file = try MappedFile(path: url.path)
         let bytes = file.bytes

@@ -34,13 +34,14 @@ public enum PreTokenizer: Sendable {
         return .regex(try RegexPreTokenizer(pattern: pattern))
     }
 
-    /// Byte ranges of the pieces of `text`, in order, tiling it.
+    /// Byte ranges (offsets into `text.utf8`) of the pieces of `text`, in
+    /// order, tiling it.
     public func pieces(of text: String) -> [Range<Int>] {
         var text = text
         return text.withUTF8 { pieces(of: $0) }
     }
 
-    /// Byte ranges of the pieces of a UTF-8 buffer, in order.
+    /// Byte ranges of the pieces of a UTF-8 buffer, in order, tiling it.
     public func pieces(of bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var result: [Range<Int>] = []
         forEachPiece(in: bytes, from: 0, to: bytes.count) { result.append($0..<$1) }
