@@ -9,6 +9,7 @@ public struct TextPosition: Equatable, Sendable {
     /// 1-based column, in characters.
     public var column: Int
 
+    /// A position from its four coordinates (offsets 0-based, line and column 1-based).
     public init(byteOffset: Int, characterOffset: Int, line: Int, column: Int) {
         self.byteOffset = byteOffset
         self.characterOffset = characterOffset
@@ -30,20 +31,25 @@ public struct TextPosition: Equatable, Sendable {
 
 /// The room a text has: the window less the request's fixed cost and the
 /// tokens kept for the answer.
+///
+/// All figures are tokens. `PlanBudget` is the fuller form the chunk planner
+/// uses (instructions, schema and overlap as separate parts).
 public struct TokenBudget: Equatable, Sendable {
+    /// The model's context window, in tokens.
     public var window: Int
     /// Fixed cost of the request (per-request and per-message overheads).
     public var overhead: Int
     /// Tokens kept free for the answer.
     public var reserve: Int
 
+    /// A budget of `window` tokens less `overhead` and `reserve`.
     public init(window: Int, overhead: Int = 0, reserve: Int = 0) {
         self.window = window
         self.overhead = overhead
         self.reserve = reserve
     }
 
-    /// Tokens of text that fit.
+    /// Tokens of text that fit (never negative).
     public var available: Int { max(0, window - overhead - reserve) }
 }
 
@@ -61,10 +67,12 @@ public struct OverflowPoint: Equatable, Sendable {
 public struct FitReport: Equatable, Sendable {
     /// Tokens of the text itself (an estimate when the profile's count is).
     public var textTokens: Int
+    /// The budget the text was measured against.
     public var budget: TokenBudget
-    /// Set when the text does not fit.
+    /// The first token past the budget, and where it starts; nil when the text fits.
     public var firstTokenPast: OverflowPoint?
 
+    /// A report from counts already made; `measure(utf8:tokenizer:budget:…)` counts for you.
     public init(textTokens: Int, budget: TokenBudget, firstTokenPast: OverflowPoint? = nil) {
         self.textTokens = textTokens
         self.budget = budget
@@ -73,8 +81,11 @@ public struct FitReport: Equatable, Sendable {
 
     /// Tokens the request takes from the window: text, overheads and reserve.
     public var used: Int { textTokens + budget.overhead + budget.reserve }
+    /// Whether the request fits the window: `used <= budget.window`.
     public var fits: Bool { used <= budget.window }
+    /// Tokens of the window left unused (0 when it does not fit).
     public var spare: Int { max(0, budget.window - used) }
+    /// Tokens by which the request exceeds the window (0 when it fits).
     public var overflow: Int { max(0, used - budget.window) }
 
     /// Counts `text` and, when it overflows, finds the first token past the budget.
@@ -85,6 +96,9 @@ public struct FitReport: Equatable, Sendable {
     ///   proxy, how to scale `tokenizer`'s counts.
     /// - Parameter cuttable: false for tokenizers that do not run tiktoken's
     ///   model (see `TokenizerSpec.runsTiktokenModel`).
+    /// - Parameter special: how special-token text is counted; plain text by default.
+    /// - Throws: `TokenKitError.disallowedSpecialToken` when `special`
+    ///   refuses special-token text found in `text`.
     public static func measure(utf8 text: UnsafeBufferPointer<UInt8>, tokenizer: Tokenizer, budget: TokenBudget,
                                special: SpecialTokenPolicy = .plainText, estimate: TokenEstimate? = nil, cuttable: Bool = true) throws -> FitReport {
         let stats = TextStats(scanning: text)

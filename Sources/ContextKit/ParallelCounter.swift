@@ -82,7 +82,8 @@ public struct PieceBoundary: Sendable {
         else { return nil }
     }
 
-    /// Whether cutting `text` before byte `p` keeps every piece intact.
+    /// Whether cutting `text` before byte `p` keeps every piece intact (false
+    /// at 0 and at the end, where there is nothing to cut).
     @inline(__always)
     public func isSafe(_ text: UnsafeBufferPointer<UInt8>, at p: Int) -> Bool {
         guard p > 0, p < text.count, let t = text.baseAddress else { return false }
@@ -97,7 +98,7 @@ public struct PieceBoundary: Sendable {
         }
     }
 
-    /// The safe cut nearest after `from` (inclusive), or nil.
+    /// The first safe cut at or after byte `from`, or nil when there is none.
     public func firstSafe(in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var p = max(from, 1)
         while p < text.count {
@@ -107,7 +108,8 @@ public struct PieceBoundary: Sendable {
         return nil
     }
 
-    /// The safe cut nearest before `before` (exclusive) and after `notBefore`, or nil.
+    /// The last safe cut before byte `before` (exclusive) and not before
+    /// `notBefore`, or nil when there is none.
     public func lastSafe(in text: UnsafeBufferPointer<UInt8>, before: Int, notBefore: Int = 1) -> Int? {
         var p = min(before, text.count) - 1
         while p >= max(notBefore, 1) {
@@ -155,12 +157,18 @@ public struct PieceBoundary: Sendable {
 /// Counts tokens of big buffers on all cores, with counts identical to a
 /// single-thread run: the buffer is cut only at `PieceBoundary` safe cuts.
 public struct ParallelCounter: Sendable {
+    /// The tokenizer that counts.
     public let tokenizer: Tokenizer
+    /// How special-token text is counted.
     public let special: SpecialTokenPolicy
+    /// Threads the count may use (at least 1).
     public let threads: Int
-    /// nil when the pre-tokenizer has no proven cuts, or special tokens could straddle one.
+    /// Where the counter may cut the text; nil when the pre-tokenizer has no
+    /// proven cuts, or special tokens could straddle one (texts are then counted whole).
     public let boundary: PieceBoundary?
 
+    /// A counter for `tokenizer` on up to `threads` threads (all cores by default).
+    ///
     /// - Parameter cuttable: false for a tokenizer that does not run tiktoken's
     ///   model (one read from GGUF or tokenizer.json: see
     ///   `TokenizerSpec.runsTiktokenModel`); its texts are counted whole.
@@ -176,7 +184,11 @@ public struct ParallelCounter: Sendable {
     /// Buffers smaller than this are not worth a thread.
     static let minimumPart = 1 << 16
 
-    /// Tokens in `text` (honouring the special-token policy).
+    /// The exact token count of the UTF-8 bytes `text` (honouring the
+    /// special-token policy): the same number `Tokenizer.count` gives on one thread.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken` when the policy
+    ///   refuses special-token text found in `text`.
     public func count(utf8 text: UnsafeBufferPointer<UInt8>) throws -> Int {
         let cuts = self.cuts(text, parts: threads * 4)
         if cuts.count <= 2 || threads == 1 { return try tokenizer.count(utf8: text, allowedSpecial: special).tokens }
@@ -199,7 +211,9 @@ public struct ParallelCounter: Sendable {
         return total
     }
 
-    /// Cut offsets `[0, c1, …, count]`, about `parts` parts of similar size.
+    /// Byte offsets `[0, c1, …, text.count]` that cut `text` at safe cuts into
+    /// about `parts` parts of similar size; just `[0, text.count]` when the
+    /// text is under 128 KiB, `parts` is 1, or no cut is proven for the tokenizer.
     public func cuts(_ text: UnsafeBufferPointer<UInt8>, parts: Int) -> [Int] {
         var cuts = [0]
         guard let boundary, parts > 1, text.count >= 2 * Self.minimumPart else { return [0, text.count] }

@@ -6,7 +6,9 @@
 /// sequence is one character of its own, which is also how a byte-level
 /// tokenizer sees it.
 public struct TextStats: Equatable, Sendable {
+    /// Bytes of the text.
     public var bytes = 0
+    /// Characters of the text: Unicode scalars, each invalid byte counted as one.
     public var characters = 0
     /// Line feeds (a CRLF file counts each line once).
     public var newlines = 0
@@ -14,14 +16,15 @@ public struct TextStats: Equatable, Sendable {
     public var charactersAfterLastNewline = 0
     /// Kana, hangul syllables and CJK ideographs.
     public var cjkCharacters = 0
-    /// Byte offset of the first byte that starts no valid UTF-8 sequence.
+    /// Byte offset of the first byte that starts no valid UTF-8 sequence; nil when the text is valid UTF-8.
     public var firstInvalidUTF8: Int?
-    /// Byte offset of the first NUL byte (a sign of a binary file).
+    /// Byte offset of the first NUL byte (a sign of a binary file); nil when there is none.
     public var firstNUL: Int?
 
+    /// The statistics of an empty text.
     public init() {}
 
-    /// Gathers the statistics of a buffer.
+    /// Gathers the statistics of a buffer of UTF-8 bytes, in one pass.
     public init(scanning text: UnsafeBufferPointer<UInt8>) {
         guard let base = text.baseAddress else { return }
         bytes = text.count
@@ -77,7 +80,8 @@ public struct TextStats: Equatable, Sendable {
         cjkCharacters = cjk
     }
 
-    /// The statistics of this text followed by `next`.
+    /// The statistics of this text followed by `next`, as if both had been
+    /// scanned as one (offsets in `next` are shifted by this text's bytes).
     public mutating func append(_ next: TextStats) {
         if firstInvalidUTF8 == nil, let k = next.firstInvalidUTF8 { firstInvalidUTF8 = bytes + k }
         if firstNUL == nil, let k = next.firstNUL { firstNUL = bytes + k }
@@ -88,7 +92,8 @@ public struct TextStats: Equatable, Sendable {
         cjkCharacters += next.cjkCharacters
     }
 
-    /// Kana, CJK ideographs (with extensions and compatibility forms) and hangul syllables.
+    /// Whether the scalar value `v` is kana, a CJK ideograph (with extensions
+    /// and compatibility forms) or a hangul syllable: what `cjkCharacters` counts.
     @inline(__always)
     public static func isCJK(_ v: UInt32) -> Bool {
         (0x3040...0x30FF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v)

@@ -11,9 +11,12 @@
 public struct TranscriptGrowth: Equatable, Sendable {
     /// One request and its answer, in tokens.
     public struct Exchange: Equatable, Sendable {
+        /// Tokens of the prompt sent in this turn.
         public var prompt: Int
+        /// Tokens of the answer it gets.
         public var answer: Int
 
+        /// One turn's sizes, in tokens.
         public init(prompt: Int, answer: Int) {
             self.prompt = prompt
             self.answer = answer
@@ -33,17 +36,24 @@ public struct TranscriptGrowth: Equatable, Sendable {
         public var reusedWindow: Int
         /// Sum of `reusedPrompt` over turns 1...number: tokens paid for on a per-token API.
         public var reusedCumulative: Int
+        /// Tokens sent by a fresh session's request: instructions, the prompt, overheads.
         public var freshPrompt: Int
+        /// `freshPrompt` plus the answer: what the window must hold.
         public var freshWindow: Int
+        /// Sum of `freshPrompt` over turns 1...number.
         public var freshCumulative: Int
         /// Entries in the reused session's transcript after the answer
         /// (instructions + prompts + answers: 13 after six requests, as in the field notes).
         public var transcriptEntries: Int
     }
 
+    /// The model's context window, in tokens.
     public var window: Int
+    /// Tokens of the instructions (0: none).
     public var instructions: Int
+    /// The profile's fixed costs per request and per message.
     public var overheads: ModelProfile.Overheads
+    /// Every turn, in order.
     public var turns: [Turn]
 
     /// The first turn whose request and answer do not fit a reused session; nil if all fit.
@@ -82,7 +92,7 @@ public struct TranscriptGrowth: Equatable, Sendable {
         self.turns = turns
     }
 
-    /// `count` turns of the same sizes.
+    /// `count` turns of the same sizes, all in tokens.
     public init(instructions: Int, prompt: Int, answer: Int, turns count: Int, window: Int, overheads: ModelProfile.Overheads) {
         self.init(instructions: instructions, exchanges: Array(repeating: Exchange(prompt: prompt, answer: answer), count: count),
                   window: window, overheads: overheads)

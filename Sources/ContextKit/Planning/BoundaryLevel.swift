@@ -6,10 +6,16 @@ public struct BoundaryLevel: Comparable, Hashable, Sendable, CustomStringConvert
     /// 0 grapheme … 4 paragraph, 5 for a level-6 heading … 10 for a level-1 heading.
     public let rank: UInt8
 
+    /// Between two grapheme clusters: the lowest level, where a cut can always fall.
     public static let grapheme = BoundaryLevel(rank: 0)
+    /// Before the spaces in front of a word (the space goes with the next
+    /// word, as the tokenizers read it).
     public static let word = BoundaryLevel(rank: 1)
+    /// Between two sentences.
     public static let sentence = BoundaryLevel(rank: 2)
+    /// The start of a line.
     public static let line = BoundaryLevel(rank: 3)
+    /// The start of a non-blank line after a blank one.
     public static let paragraph = BoundaryLevel(rank: 4)
 
     /// The start of a Markdown heading of `depth` 1 (`#`) to 6 (`######`).
@@ -35,6 +41,7 @@ public struct BoundaryLevel: Comparable, Hashable, Sendable, CustomStringConvert
     /// `section h2` for sections, the name otherwise.
     public var description: String { headingDepth.map { "section h\($0)" } ?? name }
 
+    /// Whether `a` is a less meaningful place to cut than `b` (a lower rank).
     public static func < (a: BoundaryLevel, b: BoundaryLevel) -> Bool { a.rank < b.rank }
 }
 

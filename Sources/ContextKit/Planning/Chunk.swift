@@ -2,7 +2,7 @@
 public struct Chunk: Equatable, Sendable {
     /// 0-based position in the plan.
     public var index: Int
-    /// The bytes sent, overlap included.
+    /// The bytes sent, overlap included, as offsets into the planned text's UTF-8.
     public var bytes: Range<Int>
     /// The same range in characters (Unicode scalars, as `TextStats` counts them).
     public var characters: Range<Int>
@@ -18,6 +18,8 @@ public struct Chunk: Equatable, Sendable {
     /// The level of the boundary the chunk ends at; nil for the end of the text.
     public var endLevel: BoundaryLevel?
 
+    /// A chunk from its parts (the planner makes them; tests and callers that
+    /// adjust a plan may too).
     public init(index: Int, bytes: Range<Int>, characters: Range<Int>, newTextStart: Int, tokens: Int, proxyTokens: Int,
                 overlapTokens: Int = 0, endLevel: BoundaryLevel?) {
         self.index = index

@@ -1,7 +1,10 @@
 /// A text cut into chunks that each fit one request.
 public struct ChunkPlan: Equatable, Sendable {
+    /// The budget every chunk was planned for.
     public var budget: PlanBudget
+    /// The chunks in text order; empty for an empty text.
     public var chunks: [Chunk]
+    /// Bytes of the whole text (UTF-8).
     public var textBytes: Int
     /// Unicode scalars, as `TextStats` counts them.
     public var textCharacters: Int
@@ -10,6 +13,7 @@ public struct ChunkPlan: Equatable, Sendable {
     /// The tokenizer's exact count of the whole text.
     public var textProxyTokens: Int
 
+    /// A plan from its parts (the planner makes them).
     public init(budget: PlanBudget, chunks: [Chunk], textBytes: Int, textCharacters: Int, textTokens: Int, textProxyTokens: Int) {
         self.budget = budget
         self.chunks = chunks
@@ -19,9 +23,10 @@ public struct ChunkPlan: Equatable, Sendable {
         self.textProxyTokens = textProxyTokens
     }
 
+    /// The counts are estimates (the profile's tokenizer is a proxy).
     public var isEstimate: Bool { budget.isEstimate }
 
-    /// Mean of tokens / room over the chunks (0 for an empty plan).
+    /// Mean of tokens / room over the chunks, 0...1 (0 for an empty plan).
     public var meanFill: Double {
         guard !chunks.isEmpty, budget.room > 0 else { return 0 }
         return Double(chunks.reduce(0) { $0 + $1.tokens }) / Double(chunks.count * budget.room)

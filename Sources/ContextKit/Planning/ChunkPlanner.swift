@@ -35,6 +35,7 @@
 /// itself starting at the highest-level boundary that keeps it within that
 /// many tokens.
 public struct ChunkPlanner: Sendable {
+    /// The tokenizer that counts: the model's own, or the proxy `estimate` scales.
     public let tokenizer: Tokenizer
     /// How the profile's counts are estimated from `tokenizer`'s; nil when exact.
     public let estimate: TokenEstimate?
@@ -45,6 +46,7 @@ public struct ChunkPlanner: Sendable {
     /// chunks become 102 if that moves the cuts from words to sentences.
     public var levelAllowance: Double
 
+    /// A planner that counts with `tokenizer`, scaled by `estimate` when given.
     public init(tokenizer: Tokenizer, estimate: TokenEstimate? = nil, markdownHeadings: Bool = true, levelAllowance: Double = 0.02) {
         self.tokenizer = tokenizer
         self.estimate = estimate
@@ -53,6 +55,9 @@ public struct ChunkPlanner: Sendable {
     }
 
     /// A planner that counts the way `profile` does.
+    ///
+    /// - Throws: what loading the profile's tokenizer throws
+    ///   (`TokenKitError`, `ModelFileError`).
     public init(profile: ModelProfile, markdownHeadings: Bool = true) throws {
         self.init(tokenizer: try profile.tokenizer.load(), estimate: profile.estimate, markdownHeadings: markdownHeadings)
     }
@@ -69,12 +74,17 @@ public struct ChunkPlanner: Sendable {
     }
 
     /// Plans `text` for `budget`. An empty text gives an empty plan.
+    ///
+    /// - Throws: `PlanError.noRoom` or `.overlapTooLarge` when the budget
+    ///   leaves no room (`PlanBudget.validate()`), `.graphemeTooLarge` when
+    ///   one grapheme cluster costs more than a chunk holds.
     public func plan(_ text: String, budget: PlanBudget) throws(PlanError) -> ChunkPlan {
         var text = text
         return try text.withUTF8 { buffer in Result { () throws(PlanError) in try plan(utf8: buffer, budget: budget) } }.get()
     }
 
-    /// Plans UTF-8 bytes for `budget` (invalid UTF-8 is planned byte by byte, as the tokenizer reads it).
+    /// Plans UTF-8 bytes for `budget` (invalid UTF-8 is planned byte by byte,
+    /// as the tokenizer reads it). Throws as `plan(_:budget:)` does.
     public func plan(utf8 text: UnsafeBufferPointer<UInt8>, budget: PlanBudget) throws(PlanError) -> ChunkPlan {
         try budget.validate()
         guard !text.isEmpty else {

@@ -17,9 +17,12 @@ import TokenKit
 public struct LatencyModel: Equatable, Sendable, Codable {
     /// First-token time after a given idle gap.
     public struct IdlePoint: Equatable, Sendable, Codable {
+        /// Seconds without a call before this one.
         public var idleSeconds: Double
+        /// Seconds from the request to the first token after that gap.
         public var firstTokenSeconds: Double
 
+        /// One point of the curve, in seconds.
         public init(idleSeconds: Double, firstTokenSeconds: Double) {
             self.idleSeconds = idleSeconds
             self.firstTokenSeconds = firstTokenSeconds
@@ -39,6 +42,8 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     /// True when the figures were measured on the user's own backend.
     package var measured: Bool
 
+    /// A model from its figures, all in seconds or characters per second;
+    /// `idleCurve` is sorted by gap.
     public init(coldFirstToken: Double, warmFirstToken: Double, outputCharactersPerSecond: Double,
                 idleCurve: [IdlePoint] = [], source: String, measured: Bool = false) {
         self.coldFirstToken = coldFirstToken
@@ -72,12 +77,14 @@ public struct LatencyModel: Equatable, Sendable, Codable {
         return max(0, value - first.firstTokenSeconds)
     }
 
-    /// Seconds for one call producing `outputCharacters` characters.
+    /// Estimated seconds for one call producing `outputCharacters` characters:
+    /// the cold first-token time, or the warm one plus the idle penalty after
+    /// `idle` seconds, then the characters at `outputCharactersPerSecond`.
     public func callSeconds(outputCharacters: Double, cold: Bool, idle: Double = 0) -> Double {
         (cold ? coldFirstToken : warmFirstToken + idlePenalty(afterIdle: idle)) + outputCharacters / outputCharactersPerSecond
     }
 
-    /// Seconds for a map-reduce plan: the levels run one after another; inside
+    /// Estimated seconds for a map-reduce plan: the levels run one after another; inside
     /// a level, calls run `concurrency` at a time (1 on a phone). The first
     /// call is cold; the others follow after `idleBetweenCalls` seconds.
     /// Each call writes one summary of the plan's expected size, turned into

@@ -7,7 +7,13 @@
 /// call splits them evenly over as few calls as it can, and the next level
 /// combines those calls' summaries, until one call holds them all.
 public struct MapReducePlan: Equatable, Sendable {
-    public enum Kind: String, Sendable { case map, reduce }
+    /// What a level's calls do.
+    public enum Kind: String, Sendable {
+        /// Summarise chunks of the text.
+        case map
+        /// Combine summaries from the level before.
+        case reduce
+    }
 
     /// One model call.
     public struct Call: Equatable, Sendable {
@@ -19,14 +25,18 @@ public struct MapReducePlan: Equatable, Sendable {
         public var tokensSent: Int
     }
 
+    /// The calls of one level, which run after the level before has answered.
     public struct Level: Equatable, Sendable {
+        /// Map (the first level) or reduce.
         public var kind: Kind
+        /// The level's calls, in order.
         public var calls: [Call]
     }
 
     /// Tokens between two summaries in a reduce call (a blank line, with room to spare).
     public static let separatorTokens = 2
 
+    /// The map level, then the reduce levels; empty for an empty text or a pass-through.
     public var levels: [Level]
     /// Expected tokens of one summary.
     public var summaryTokens: Int
@@ -39,6 +49,9 @@ public struct MapReducePlan: Equatable, Sendable {
     /// `summaryTokens` long. A text of at most `shortText` tokens (default:
     /// the summary size) is not worth a call; pass 0 when the summary size is
     /// only an upper bound, such as the reserve.
+    ///
+    /// - Throws: `PlanError.summariesDoNotShrink` when a reduce call has no
+    ///   room for two summaries, so the summaries could never be combined.
     public init(chunks: ChunkPlan, summaryTokens: Int, shortText: Int? = nil) throws(PlanError) {
         let budget = chunks.budget
         let fixed = budget.requestOverhead + budget.instructions + budget.schema
@@ -68,9 +81,12 @@ public struct MapReducePlan: Equatable, Sendable {
         }
     }
 
+    /// Model calls over all levels.
     public var totalCalls: Int { levels.reduce(0) { $0 + $1.calls.count } }
+    /// Tokens sent by all calls (`Call.tokensSent` summed).
     public var tokensSent: Int { levels.reduce(0) { $0 + $1.calls.reduce(0) { $0 + $1.tokensSent } } }
     /// Expected tokens written by all calls.
     public var outputTokens: Int { totalCalls * summaryTokens }
+    /// How many reduce levels follow the map level.
     public var reduceLevels: Int { levels.filter { $0.kind == .reduce }.count }
 }

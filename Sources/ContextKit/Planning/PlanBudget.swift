@@ -10,8 +10,11 @@
 /// when there are any). All figures are in the profile's tokens, so for a
 /// profile whose counts are estimated they are estimates too (`isEstimate`).
 public struct PlanBudget: Equatable, Sendable {
+    /// The model's context window.
     public var window: Int
+    /// The profile's fixed cost of the request: per request, plus per message sent.
     public var requestOverhead: Int
+    /// The instructions (system prompt) sent with every request.
     public var instructions: Int
     /// The output schema as the model sees it, framing included (`SchemaCost`).
     public var schema: Int
@@ -22,6 +25,7 @@ public struct PlanBudget: Equatable, Sendable {
     /// The counts are estimates (the profile's tokenizer is a proxy).
     public var isEstimate: Bool
 
+    /// A budget from its parts, all in tokens.
     public init(window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
                 reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false) {
         self.window = window
@@ -33,8 +37,14 @@ public struct PlanBudget: Equatable, Sendable {
         self.isEstimate = isEstimate
     }
 
-    /// The budget of one request to `profile`. `reserve` nil takes
-    /// `defaultReserve(for:)`.
+    /// The budget of one request to `profile`: its window, its overheads for
+    /// one message (two with instructions) and its estimate flag.
+    ///
+    /// - Parameters:
+    ///   - instructions: tokens of the instructions, 0 for none.
+    ///   - schema: tokens of the output schema as the model sees it (`SchemaCost`).
+    ///   - reserve: tokens kept for the answer; nil takes `defaultReserve(for:)`.
+    ///   - overlap: tokens each chunk repeats from the one before.
     public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0) {
         self.init(window: profile.contextWindow,
                   requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
@@ -50,14 +60,17 @@ public struct PlanBudget: Equatable, Sendable {
         profile.defaultReserve > 0 ? profile.defaultReserve : min(512, profile.contextWindow / 4)
     }
 
-    /// Tokens of text one request can carry, overlap included.
+    /// Tokens of text one request can carry, overlap included; negative when
+    /// the other parts exceed the window (`validate()` throws then).
     public var room: Int { window - requestOverhead - instructions - schema - reserve }
 
     /// Tokens of text a chunk adds beyond the overlap it repeats.
     public var newTextPerChunk: Int { room - overlap }
 
-    /// Throws when the parts leave no room for text, or the overlap leaves no
-    /// room for new text.
+    /// Checks that the budget can plan anything.
+    ///
+    /// - Throws: `PlanError.noRoom` when the parts leave no room for text,
+    ///   `.overlapTooLarge` when the overlap is negative or leaves no room for new text.
     public func validate() throws(PlanError) {
         if room < 1 { throw .noRoom(self) }
         if overlap < 0 || newTextPerChunk < 1 { throw .overlapTooLarge(self) }

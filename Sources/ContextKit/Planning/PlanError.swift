@@ -9,6 +9,8 @@ public enum PlanError: Error, Equatable, CustomStringConvertible, Sendable {
     /// A summary is too big for two of them to share a reduce call, so reducing never ends.
     case summariesDoNotShrink(summaryTokens: Int, room: Int)
 
+    /// A message for the user: what went wrong, the budget's arithmetic where
+    /// it helps, and which option to change.
     public var description: String {
         switch self {
         case let .noRoom(budget):

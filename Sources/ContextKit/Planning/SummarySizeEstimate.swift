@@ -16,8 +16,11 @@ import Foundation
 /// It is an expectation, not a bound: the planner uses it for the size of
 /// each summary in the reduce steps, never more than the response reserve.
 public struct SummarySizeEstimate: Sendable {
+    /// Tokens per word of English prose in the OpenAI encodings.
     public static let tokensPerWord = 1.3
+    /// Words expected of a string whose guide gives no length (a sentence).
     public static let defaultWords = 15
+    /// Items expected of an array without `maxItems` or `minItems`.
     public static let defaultItems = 3
 
     /// Counts text in the profile's tokens.
@@ -25,12 +28,16 @@ public struct SummarySizeEstimate: Sendable {
     /// The profile's tokens per tokenizer token (1 when exact).
     let scale: Double
 
+    /// An estimator that counts the answer's JSON with `measure` (in the
+    /// profile's tokens, e.g. `ChunkPlanner.tokens(_:)`) and scales the
+    /// free-text allowance by `scale` (the profile's estimate factor; 1 when exact).
     public init(scale: Double = 1, measure: @escaping @Sendable (String) -> Int) {
         self.scale = scale
         self.measure = measure
     }
 
-    /// The expected tokens of an answer to `schema`.
+    /// The expected tokens of an answer to `schema` (a JSON Schema), in the
+    /// profile's tokens: an expectation, not a bound.
     public func tokens(for schema: OrderedJSON) -> Int {
         var words = 0
         let skeleton = write(schema, root: schema, inherited: nil, words: &words, depth: 0)

@@ -5,12 +5,17 @@ import Foundation
 public struct ContextOverflow: Equatable, Sendable {
     /// Which server's wording the message matched.
     public enum Dialect: String, Sendable, Codable {
+        /// llama.cpp's `llama-server` (`exceed_context_size_error`, or older wording).
         case llamaCpp = "llama.cpp"
+        /// OpenAI's API.
         case openAI = "OpenAI"
+        /// vLLM's OpenAI-compatible server.
         case vLLM = "vLLM"
+        /// Apple's Foundation Models (`exceededContextWindowSize`).
         case apple = "Apple"
     }
 
+    /// Which server's wording the message matched.
     public let dialect: Dialect
     /// Tokens the server counted for the prompt (messages, template, schema), when it said.
     public let promptTokens: Int?
@@ -19,6 +24,7 @@ public struct ContextOverflow: Equatable, Sendable {
     /// The window the server enforces, when it said.
     public let contextWindow: Int?
 
+    /// An overflow from its parts, in tokens; nil for what the server did not say.
     public init(dialect: Dialect, promptTokens: Int?, completionTokens: Int? = nil, contextWindow: Int?) {
         self.dialect = dialect
         self.promptTokens = promptTokens

@@ -3,6 +3,10 @@ import Foundation
 extension PromptPredictor {
     /// The predictor for a GGUF model: its own tokenizer, chat template and
     /// BOS/EOS tokens, read from the file's header.
+    ///
+    /// - Throws: `ChatTemplateError` when the file has no chat template or
+    ///   it cannot be parsed; `ModelFileError` or `TokenKitError` when the
+    ///   file or its tokenizer cannot be read.
     public init(gguf url: URL) throws {
         let file = try GGUFFile(contentsOf: url)
         guard let source = file.chatTemplate else {

@@ -20,8 +20,10 @@ public struct ModelProfile: Equatable, Sendable, Codable {
     /// Tokens to keep free for the answer unless the user says otherwise.
     public var defaultReserve: Int
 
+    /// Whether counts for this model are estimates (`estimate` is set).
     public var isEstimate: Bool { estimate != nil }
 
+    /// A profile from its parts; only the name, window and tokenizer are required.
     public init(name: String, summary: String = "", contextWindow: Int, tokenizer: TokenizerSpec,
                 estimate: TokenEstimate? = nil, overheads: Overheads = .init(), defaultReserve: Int = 0) {
         self.name = name
@@ -42,13 +44,14 @@ public struct ModelProfile: Equatable, Sendable, Codable {
         /// Charged around an output schema beyond its compact JSON (Apple: about 6).
         public var schemaFraming: Int
 
+        /// Overheads from their parts, in tokens (none by default).
         public init(perRequest: Int = 0, perMessage: Int = 0, schemaFraming: Int = 0) {
             self.perRequest = perRequest
             self.perMessage = perMessage
             self.schemaFraming = schemaFraming
         }
 
-        /// The fixed cost of a request that sends `messages` messages.
+        /// The fixed cost, in tokens, of a request that sends `messages` messages.
         public func request(messages: Int) -> Int { perRequest + perMessage * messages }
     }
 
@@ -56,8 +59,12 @@ public struct ModelProfile: Equatable, Sendable, Codable {
         case name, summary, contextWindow, tokenizer, estimate, overheads, defaultReserve
     }
 
-    /// Only `name`, `contextWindow` and `tokenizer` are required, so a user
-    /// profile can be three lines long.
+    /// Reads a profile from the JSON of a profiles file. Only `name`,
+    /// `contextWindow` and `tokenizer` are required, so a user profile can be
+    /// three lines long.
+    ///
+    /// - Throws: `DecodingError` when a required key is missing or
+    ///   `contextWindow` is not a positive number of tokens.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
@@ -76,6 +83,7 @@ public struct ModelProfile: Equatable, Sendable, Codable {
 extension ModelProfile.Overheads {
     private enum CodingKeys: String, CodingKey { case perRequest, perMessage, schemaFraming }
 
+    /// Reads overheads from JSON; a missing key is 0.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         perRequest = try c.decodeIfPresent(Int.self, forKey: .perRequest) ?? 0
@@ -105,6 +113,8 @@ public struct TokenEstimate: Equatable, Sendable, Codable {
     /// Relative error bar for CJK text.
     public var cjkErrorBar: Double
 
+    /// An estimate from its figures; `cjkErrorBar` defaults to `errorBar`, and
+    /// CJK characters are not priced apart when both CJK rates are 0.
     public init(method: String, factor: Double, proxyTokensPerCJKCharacter: Double = 0, tokensPerCJKCharacter: Double = 0,
                 errorBar: Double, cjkErrorBar: Double? = nil) {
         self.method = method
@@ -139,6 +149,7 @@ extension TokenEstimate {
         case method, factor, proxyTokensPerCJKCharacter, tokensPerCJKCharacter, errorBar, cjkErrorBar
     }
 
+    /// Reads an estimate from JSON: `method`, `factor` and `errorBar` are required.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(method: try c.decode(String.self, forKey: .method),

@@ -12,16 +12,20 @@ import TokenKit
 ///       "profiles": [ { "name": "my-llama", "contextWindow": 8192,
 ///                       "tokenizer": { "file": "llama3.tiktoken" } } ] }
 public struct ProfileCatalog: Sendable {
+    /// Every profile, in the order first added (a replaced profile keeps its place).
     public private(set) var profiles: [ModelProfile]
     /// The profile used when none is named.
     public private(set) var defaultName: String
 
+    /// A catalog of the given profiles, without reading any file.
     public init(profiles: [ModelProfile], defaultName: String) {
         self.profiles = profiles
         self.defaultName = defaultName
     }
 
     /// The profiles shipped with ContextKit.
+    ///
+    /// - Throws: `ProfileError` when the bundled file is missing or damaged.
     public static func builtIn() throws -> ProfileCatalog {
         guard let url = Bundle.module.url(forResource: "profiles", withExtension: "json", subdirectory: "Resources")
             ?? Bundle.module.url(forResource: "profiles", withExtension: "json") else {
@@ -33,6 +37,9 @@ public struct ProfileCatalog: Sendable {
     }
 
     /// Built-ins, the user's config file if it exists, then `extraFiles` (which must exist).
+    ///
+    /// - Parameter environment: where `XDG_CONFIG_HOME` and `HOME` are looked up.
+    /// - Throws: `ProfileError.unreadable` or `.malformed` naming the file at fault.
     public static func standard(extraFiles: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProfileCatalog {
         var catalog = try builtIn()
         if let config = userConfigPath(environment: environment), FileManager.default.fileExists(atPath: config) {
@@ -44,13 +51,18 @@ public struct ProfileCatalog: Sendable {
         return catalog
     }
 
-    /// `profiles.json` in the platform's config folder (on Linux
-    /// `${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`).
+    /// The user's profiles file: `profiles.json` in the platform's config
+    /// folder (on Linux `${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json`),
+    /// or nil when the platform gives none. The file need not exist.
     public static func userConfigPath(environment: [String: String]) -> String? {
         StorageFolders.config(environment: environment)?.appendingPathComponent("profiles.json").path
     }
 
-    /// Adds the profiles of a file; relative tokenizer paths are taken relative to it.
+    /// Adds the profiles of a file; relative tokenizer paths are taken relative
+    /// to it, and a profile with a known name replaces the one before.
+    ///
+    /// - Throws: `ProfileError.unreadable` when the file cannot be read,
+    ///   `.malformed` (with the path of the bad value) when it is not a valid profiles file.
     public mutating func merge(contentsOf url: URL) throws {
         let data: Data
         do {
@@ -80,7 +92,9 @@ public struct ProfileCatalog: Sendable {
         if let name = file.defaultName { defaultName = name }
     }
 
-    /// The profile called `name`, or an error listing the known names.
+    /// The profile called `name` (an exact match first, then ignoring case).
+    ///
+    /// - Throws: `ProfileError.unknownProfile`, listing the known names.
     public func profile(named name: String) throws -> ModelProfile {
         if let p = profiles.first(where: { $0.name == name }) { return p }
         if let p = profiles.first(where: { $0.name.lowercased() == name.lowercased() }) { return p }
@@ -88,6 +102,8 @@ public struct ProfileCatalog: Sendable {
     }
 
     /// The profile used when none is named.
+    ///
+    /// - Throws: `ProfileError.unknownProfile` when `defaultName` names no profile.
     public func defaultProfile() throws -> ModelProfile { try profile(named: defaultName) }
 
     private struct ProfileFile: Decodable {
@@ -124,10 +140,14 @@ public struct ProfileCatalog: Sendable {
 
 /// Why a profile could not be used, with what to do about it.
 public enum ProfileError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// No profile has this name; `known` lists the names there are.
     case unknownProfile(name: String, known: [String])
+    /// A profiles file could not be read.
     case unreadable(path: String, reason: String)
+    /// A profiles file is not valid JSON or lacks a required field.
     case malformed(path: String, reason: String)
 
+    /// A message for the user that says what to do.
     public var description: String {
         switch self {
         case let .unknownProfile(name, known):

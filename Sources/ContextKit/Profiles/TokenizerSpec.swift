@@ -1,11 +1,13 @@
 import Foundation
 
 /// Which tokenizer a profile counts with: a built-in encoding by name, or a
-/// vocabulary file. Written in JSON as `{"encoding": "cl100k_base"}` or
+/// tokenizer file. Written in JSON as `{"encoding": "cl100k_base"}` or
 /// `{"file": "path/to/vocab.tiktoken"}` (a relative path is relative to the
 /// profiles file that names it).
 public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible {
+    /// A built-in encoding by name (`cl100k_base`, `o200k_base`, …).
     case encoding(String)
+    /// A tokenizer file: `.tiktoken`, GGUF or `tokenizer.json`.
     case file(String)
 
     /// `cl100k_base` or a path: a known encoding name wins, anything else is a file.
@@ -13,6 +15,7 @@ public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible
         self = OpenAIEncoding(name: nameOrPath) != nil ? .encoding(nameOrPath) : .file(nameOrPath)
     }
 
+    /// The encoding's name or the file's path.
     public var description: String {
         switch self {
         case .encoding(let name): return name
@@ -21,6 +24,10 @@ public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible
     }
 
     /// Loads the tokenizer (built-ins are cached and shared).
+    ///
+    /// - Throws: `TokenKitError.unknownEncoding` for an unknown name (or a
+    ///   missing file that looks like a name), `.unreadableFile` for a missing
+    ///   file, and what `Tokenizer.load(contentsOf:)` throws for a file it cannot read.
     public func load() throws -> Tokenizer {
         switch self {
         case .encoding(let name):
@@ -55,6 +62,9 @@ public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible
 
     private enum CodingKeys: String, CodingKey { case encoding, file }
 
+    /// Reads `{"encoding": NAME}` or `{"file": PATH}`.
+    ///
+    /// - Throws: `DecodingError` when the object has neither key.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         if let name = try c.decodeIfPresent(String.self, forKey: .encoding) {
@@ -66,6 +76,7 @@ public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible
         }
     }
 
+    /// Writes `{"encoding": NAME}` or `{"file": PATH}`.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {

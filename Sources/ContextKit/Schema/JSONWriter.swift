@@ -11,12 +11,15 @@ public struct JSONWriter: Sendable {
         case spaced
     }
 
+    /// The producer this writer imitates.
     public let style: Style
 
+    /// A writer in `style`.
     public init(style: Style) {
         self.style = style
     }
 
+    /// The JSON text of `value`, keys in their stored order, on one line.
     public func write(_ value: OrderedJSON) -> String {
         var out = ""
         write(value, into: &out)

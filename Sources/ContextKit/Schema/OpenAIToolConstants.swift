@@ -16,13 +16,20 @@
 /// gpt-4o and gpt-4o-mini, method and API agreeing. It only looks at top-level
 /// parameters; nested objects are not covered by the published method.
 public struct OpenAIToolConstants: Equatable, Sendable {
+    /// Tokens added per function, before its `name:description`.
     public var functionStart: Int
+    /// Tokens added once for a function that has parameters.
     public var propertiesStart: Int
+    /// Tokens added per parameter, before its `name:type:description`.
     public var propertyKey: Int
+    /// Tokens added once for a parameter with an `enum` (negative: the published value is −3).
     public var enumStart: Int
+    /// Tokens added per `enum` value, before the value's own tokens.
     public var enumItem: Int
+    /// Tokens added once for the whole tool list.
     public var listEnd: Int
 
+    /// Constants for a model the Cookbook does not cover, all in tokens.
     public init(functionStart: Int, propertiesStart: Int, propertyKey: Int, enumStart: Int, enumItem: Int, listEnd: Int) {
         self.functionStart = functionStart
         self.propertiesStart = propertiesStart

@@ -5,12 +5,18 @@
 /// the whole text. BPE counts are not additive, so rows do not sum to the
 /// total, but each row answers "what does this field cost me".
 public struct SchemaCost {
+    /// The model's counting, schema placement and budget.
     public let settings: SchemaCostSettings
 
+    /// A pricer for the model `settings` describe.
     public init(settings: SchemaCostSettings) {
         self.settings = settings
     }
 
+    /// Prices `document` for the model: every entry as the runtime sends it,
+    /// each field's marginal cost, the what-ifs and the input budget left.
+    /// Counts are estimates when the settings' are (`SchemaCostReport.isEstimate`).
+    ///
     /// - Parameter instructionsTokens: tokens of the session's instructions, for the budget.
     public func report(for document: SchemaDocument, instructionsTokens: Int = 0) -> SchemaCostReport {
         let placement = document.format.isToolList ? settings.tools : settings.outputSchemas

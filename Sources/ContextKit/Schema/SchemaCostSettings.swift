@@ -32,6 +32,8 @@ public struct SchemaCostSettings: Sendable {
     /// in the prompt (Apple's `includeSchemaInPrompt: false`).
     public var canLeaveSchemaOutOfPrompt: Bool
 
+    /// Settings from their parts; `SchemaCostSettings(profile:tokenizer:runtime:responseReserve:)`
+    /// builds them for a profile. `toolFramingSource` defaults to `framingSource`.
     public init(
         profileName: String, tokenizer: Tokenizer, estimate: TokenEstimate? = nil, method: String,
         outputSchemas: SchemaPlacement, tools: SchemaPlacement, framingSource: String, toolFramingSource: String? = nil, outputSchemaNote: String? = nil, toolNote: String? = nil,

@@ -13,6 +13,7 @@ public struct SchemaDocument: Sendable, Equatable {
         /// For a tool: the `function` object as written (name, description, parameters).
         public var function: OrderedJSON?
 
+        /// An entry from its parts.
         public init(name: String? = nil, description: String? = nil, schema: OrderedJSON, function: OrderedJSON? = nil) {
             self.name = name
             self.description = description
@@ -21,11 +22,14 @@ public struct SchemaDocument: Sendable, Equatable {
         }
     }
 
+    /// What kind of document it is.
     public let format: SchemaFormat
+    /// One entry for an output schema, one per function for a tool list.
     public let entries: [Entry]
     /// Things the reader noticed that a user should know (e.g. a guess it had to make).
     public let notes: [String]
 
+    /// A document from entries already classified; nothing is checked.
     public init(format: SchemaFormat, entries: [Entry], notes: [String] = []) {
         self.format = format
         self.entries = entries
@@ -34,6 +38,12 @@ public struct SchemaDocument: Sendable, Equatable {
 
     /// Reads a file's contents. The format is taken from `format`, else from a
     /// `.swift` file name, else detected from the content.
+    ///
+    /// - Parameter typeName: for Swift source, the `@Generable` type the
+    ///   schema is for (by default the first one no other type refers to).
+    /// - Throws: `SchemaError`: `.invalidJSON` with the line and column, a
+    ///   reference that cannot be resolved, a document that is not a schema of
+    ///   its format, or Swift the reader does not model.
     public static func load(_ text: String, fileName: String? = nil, format: SchemaFormat? = nil, typeName: String? = nil) throws(SchemaError) -> SchemaDocument {
         let chosen = format ?? (looksLikeSwift(text, fileName: fileName) ? .swift : nil)
         if chosen == .swift {
@@ -51,6 +61,9 @@ public struct SchemaDocument: Sendable, Equatable {
     }
 
     /// Classifies parsed JSON (or checks that it fits `format`) and validates its references.
+    ///
+    /// - Throws: `SchemaError.notASchema`, `.danglingReference`,
+    ///   `.cyclicReference` or `.externalReference`.
     public init(json: OrderedJSON, format: SchemaFormat? = nil, notes: [String] = []) throws(SchemaError) {
         let format = format ?? Self.detectFormat(of: json)
         var notes = notes

@@ -1,5 +1,5 @@
-/// Everything about a schema file that `schema-cost` refuses, each with a
-/// message that says what to do.
+/// Everything about a schema document that ContextKit refuses (and so
+/// `schema-cost`), each with a message that says what to do.
 public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file is not JSON.
     case invalidJSON(JSONParseError)
@@ -15,9 +15,10 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
     case noGenerableType
     /// A Swift construct the source reader does not model; it names it rather than guess.
     case unsupportedSwift(line: Int, construct: String, hint: String)
-    /// `--type` named a type that is not in the file.
+    /// The type asked for (`typeName`, `schema-cost --type`) is not in the file.
     case unknownType(name: String, known: [String])
 
+    /// A message for the user that says what to do.
     public var description: String {
         switch self {
         case let .invalidJSON(error):

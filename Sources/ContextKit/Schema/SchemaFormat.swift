@@ -1,4 +1,5 @@
-/// The kinds of file `schema-cost` reads.
+/// The kinds of schema document ContextKit reads (and `schema-cost` takes);
+/// the raw value is the name `schema-cost --format` accepts.
 public enum SchemaFormat: String, CaseIterable, Sendable {
     /// Apple's `GenerationSchema` as `JSONEncoder` writes it (has `x-order`).
     case generationSchema = "apple"
@@ -12,6 +13,7 @@ public enum SchemaFormat: String, CaseIterable, Sendable {
     /// Swift source with `@Generable` types.
     case swift
 
+    /// The format's name for people (`Apple GenerationSchema JSON`).
     public var displayName: String {
         switch self {
         case .generationSchema: return "Apple GenerationSchema JSON"

@@ -15,6 +15,8 @@ public enum SchemaRuntime: String, CaseIterable, Sendable {
     /// Any other runtime that pastes the schema's compact JSON into the prompt.
     case json
 
+    /// The runtime a profile most likely runs on, by its name: `apple…`,
+    /// OpenAI model names, llama/GGUF profiles, else `.json`.
     public static func inferred(for profile: ModelProfile) -> SchemaRuntime {
         let name = profile.name.lowercased()
         if name.hasPrefix("apple") { return .apple }

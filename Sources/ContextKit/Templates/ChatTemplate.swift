@@ -6,8 +6,11 @@ import Foundation
 public struct ChatTemplate: Sendable {
     /// One message of a conversation.
     public struct Message: Equatable, Sendable, Codable {
+        /// `system`, `user`, `assistant` or whatever else the template knows.
         public var role: String
+        /// The message's text.
         public var content: String
+        /// A message with `role` and `content`.
         public init(role: String, content: String) {
             self.role = role
             self.content = content
@@ -26,6 +29,14 @@ public struct ChatTemplate: Sendable {
 
     /// The prompt text for `messages`, with the assistant's turn opened when
     /// `addGenerationPrompt` (what a server does before generating).
+    ///
+    /// - Parameters:
+    ///   - bosToken: the text the template sees as `bos_token`.
+    ///   - eosToken: the text the template sees as `eos_token`.
+    ///   - extra: further variables (`tools`, `date_string`, …); they replace
+    ///     the standard ones of the same name.
+    /// - Throws: `ChatTemplateError` when rendering fails (an unsupported
+    ///   filter or test, `raise_exception` in the template).
     public func render(messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
                        extra: [String: TemplateValue] = [:]) throws -> String {
         var renderer = TemplateRenderer()

@@ -28,7 +28,9 @@ indirect enum TemplateExpression: Sendable {
 
 /// A template the parser cannot read, with where and why.
 public struct ChatTemplateError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What went wrong, and where in the template.
     public let message: String
+    /// The message, prefixed with `chat template:`.
     public var description: String { "chat template: \(message)" }
 }
 

@@ -1,15 +1,24 @@
 /// A value inside a chat template: what Jinja's Python objects become here.
 public indirect enum TemplateValue: Equatable, Sendable {
+    /// A name the template never set (Jinja's `Undefined`): empty when output, false when tested.
     case undefined
+    /// Python's `None`.
     case none
+    /// A boolean.
     case bool(Bool)
+    /// An integer.
     case int(Int)
+    /// A floating-point number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// A list.
     case array([TemplateValue])
     /// Keys keep their insertion order (templates iterate `items()`, and `tojson` must be stable).
     case object([(String, TemplateValue)])
 
+    /// Python's `==`: an `int` equals the `double` of the same value; objects
+    /// are equal when their keys and values match in order.
     public static func == (a: TemplateValue, b: TemplateValue) -> Bool {
         switch (a, b) {
         case (.undefined, .undefined), (.none, .none): return true
