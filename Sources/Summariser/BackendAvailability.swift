@@ -2,9 +2,12 @@
 /// app what to do: hide the feature, send the user to Settings, try later,
 /// start the server, fix the key.
 public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
+    /// Requests can be sent now.
     case available
+    /// Requests would fail now; the reason says what to do.
     case unavailable(Reason)
 
+    /// Why a backend cannot answer, one case per thing the user can do about it.
     public enum Reason: Equatable, Sendable, CustomStringConvertible {
         /// Apple: this device cannot run the on-device model. Hide the feature.
         case deviceNotEligible
@@ -19,6 +22,7 @@ public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
         /// HTTP: the server refused the credentials.
         case unauthorised(url: String)
 
+        /// A message for the user that says what to do.
         public var description: String {
             switch self {
             case .deviceNotEligible:
@@ -38,8 +42,10 @@ public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether requests can be sent now.
     public var isAvailable: Bool { self == .available }
 
+    /// `available`, or `unavailable: ` and the reason's message.
     public var description: String {
         switch self {
         case .available: return "available"

@@ -4,6 +4,7 @@
 /// the first snapshot with non-empty content: for a typed answer that is the
 /// JSON's first characters, as Foundation Models' snapshots give it.
 public struct CallMetrics: Equatable, Sendable {
+    /// What a call does in the map-reduce run.
     public enum Stage: String, Sendable {
         /// Summarising a chunk of the input.
         case map
@@ -13,6 +14,7 @@ public struct CallMetrics: Equatable, Sendable {
 
     /// 0-based, in the order calls were made during the run.
     public var index: Int
+    /// Map or reduce.
     public var stage: Stage
     /// 0 for map calls; 1, 2, … for the reduce levels.
     public var level: Int
@@ -28,9 +30,11 @@ public struct CallMetrics: Equatable, Sendable {
     public var charactersReceived: Int
     /// Prompt tokens: the backend's count when it reported one, else ContextKit's count for the profile.
     public var tokensSent: Int
+    /// Whether `tokensSent` is the backend's own count.
     public var tokensSentReported: Bool
     /// Answer tokens: the backend's count when it reported one, else ContextKit's count for the profile.
     public var tokensReceived: Int
+    /// Whether `tokensReceived` is the backend's own count.
     public var tokensReceivedReported: Bool
     /// The prompt tokens the plan expected for this call (text, instructions, schema, overheads).
     public var tokensPlanned: Int
@@ -41,6 +45,7 @@ public struct CallMetrics: Equatable, Sendable {
     /// Why the call failed; nil when it succeeded.
     public var failure: GenerationError?
 
+    /// Metrics from their parts (the engine fills them in as a call runs).
     public init(index: Int, stage: Stage, level: Int, part: Int, attempt: Int = 1, timeToFirstToken: Duration? = nil,
                 totalTime: Duration = .zero, charactersReceived: Int = 0, tokensSent: Int = 0, tokensSentReported: Bool = false,
                 tokensReceived: Int = 0, tokensReceivedReported: Bool = false, tokensPlanned: Int = 0,

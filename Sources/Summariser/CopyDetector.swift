@@ -16,6 +16,8 @@ public struct CopyDetector: Sendable {
     /// Phrases taken from the middle of the source; finding any of them is a copy.
     public var phraseCount: Int
 
+    /// A detector looking for `phraseCount` phrases (at least 1) of
+    /// `phraseLength` words (at least 2).
     public init(phraseLength: Int = 8, phraseCount: Int = 3) {
         self.phraseLength = max(phraseLength, 2)
         self.phraseCount = max(phraseCount, 1)

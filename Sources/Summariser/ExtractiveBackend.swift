@@ -10,19 +10,27 @@
 /// streamed as cumulative snapshots of about 50 characters, the size the
 /// field notes saw from Apple's model, so streaming consumers behave alike.
 public struct ExtractiveBackend: LanguageModelBackend {
+    /// The summariser every answer comes from.
     public var summariser: ExtractiveSummariser
+    /// The window, in tokens, the backend reports as its `contextSize()`.
     public var window: Int
 
+    /// A backend that stands in for a model with a `contextSize`-token window.
     public init(summariser: ExtractiveSummariser = .init(), contextSize: Int = 4096) {
         self.summariser = summariser
         self.window = contextSize
     }
 
+    /// `extractive`.
     public var name: String { "extractive" }
+    /// True: its answers are the input's own sentences, so they are never copies.
     public var copiesByDesign: Bool { true }
+    /// Always `.available`: nothing to load, nothing to reach.
     public func availability() async -> BackendAvailability { .available }
+    /// `window`.
     public func contextSize() async -> Int? { window }
 
+    /// A session that ignores `instructions` and summarises each prompt.
     public func makeSession(instructions: String) -> any LanguageModelSession {
         Session(summariser: summariser)
     }

@@ -27,15 +27,27 @@ import ContextKit
 ///    most similar to it; failing both, the top sentence's first clause, cut
 ///    to eight words.
 public struct ExtractiveSummariser: Sendable {
+    /// Sentences a summary keeps as its points (fewer when the text has fewer
+    /// that are not near-duplicates).
     public var pointCount: Int
+    /// TextRank's PageRank damping factor.
     public static let damping = 0.85
+    /// Weight of a sentence's rank (relative to the best) in maximal marginal
+    /// relevance; `1 − relevanceWeight` weighs its similarity to the points
+    /// already chosen, which counts against it.
     public static let relevanceWeight = 0.7
+    /// Cosine similarity above which a sentence counts as a near-duplicate of a
+    /// chosen point and is skipped.
     public static let redundancyLimit = 0.5
 
+    /// A summariser that picks `pointCount` points (three by default).
     public init(pointCount: Int = Summary.pointCount) {
         self.pointCount = pointCount
     }
 
+    /// The summary of `text`: the same text always gives the same summary.
+    /// A text with no words gives its first non-blank line as its one point
+    /// and, cut to 80 characters, its headline (an empty text, an empty summary).
     public func summarise(_ text: String) -> Summary {
         let segments = Self.segments(of: text)
         let sentences = segments.indices.filter {

@@ -25,6 +25,7 @@ public enum GenerationError: Error, Equatable, Sendable, CustomStringConvertible
     /// time-out, server error after retries). `status` is the HTTP status, if any.
     case transport(String, status: Int?)
 
+    /// A message for the user that says what happened.
     public var description: String {
         switch self {
         case .unavailable(let reason):

@@ -6,8 +6,10 @@ public struct GenerationRequest: Equatable, Sendable {
     public var prompt: String
     /// The answer must match this schema; nil for free text.
     public var schema: OutputSchema?
+    /// How to sample the answer and how long it may be.
     public var options: SamplingOptions
 
+    /// A request for `prompt`, free text unless a schema is given.
     public init(prompt: String, schema: OutputSchema? = nil, options: SamplingOptions = .init()) {
         self.prompt = prompt
         self.schema = schema

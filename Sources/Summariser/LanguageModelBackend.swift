@@ -31,7 +31,10 @@ public protocol LanguageModelBackend: Sendable {
 }
 
 extension LanguageModelBackend {
+    /// False: answers are checked for copies of their input.
     public var copiesByDesign: Bool { false }
+    /// Nil: the backend does not say, and the profile's window is used.
     public func contextSize() async -> Int? { nil }
+    /// Nil: the backend cannot count, and the profile's count (or estimate) is trusted.
     public func tokenCount(for text: String) async -> Int? { nil }
 }

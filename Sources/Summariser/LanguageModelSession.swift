@@ -18,6 +18,9 @@ public protocol LanguageModelSession: Sendable {
 
 extension LanguageModelSession {
     /// The whole answer at once (the last snapshot).
+    ///
+    /// - Throws: the stream's `GenerationError`; `.cancelled` when the task
+    ///   is cancelled; `.transport` when the stream ends before the answer is complete.
     public func respond(to request: GenerationRequest) async throws(GenerationError) -> ResponseSnapshot {
         var last = ResponseSnapshot(content: "")
         do {

@@ -25,11 +25,13 @@ import ContextKit
 /// Sessions are stateless on the wire: every request carries the session's
 /// instructions as a system message and the prompt as the user message.
 public struct OpenAICompatibleBackend: LanguageModelBackend {
+    /// Where the server is, which model to ask for, and how patient to be.
     public struct Configuration: Sendable {
         /// The server's base URL (`http://127.0.0.1:8080`; a trailing `/v1` is accepted).
         public var baseURL: URL
         /// Sent as `model`; nil lets the server use the one it has loaded (llama-server).
         public var model: String?
+        /// Sent as `Authorization: Bearer KEY`; nil sends no credentials.
         public var apiKey: String?
         /// Seconds the connection may stay silent before the request fails.
         public var requestTimeout: TimeInterval
@@ -42,6 +44,7 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         /// `max_tokens` when the request's options do not set it.
         public var defaultMaximumResponseTokens: Int
 
+        /// A configuration for the server at `baseURL`; times in seconds.
         public init(baseURL: URL, model: String? = nil, apiKey: String? = nil, requestTimeout: TimeInterval = 120,
                     totalTimeout: TimeInterval = 600, maxRetries: Int = 2, retryDelay: Duration = .milliseconds(500),
                     defaultMaximumResponseTokens: Int = 512) {
@@ -56,15 +59,19 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         }
     }
 
+    /// The server and limits this backend uses.
     public let configuration: Configuration
     let client: ChatCompletionsClient
 
+    /// A backend for the server `configuration` names; nothing is sent until
+    /// `availability()`, `contextSize()` or a session's first request.
     public init(configuration: Configuration) {
         self.configuration = configuration
         self.client = ChatCompletionsClient(baseURL: configuration.baseURL, apiKey: configuration.apiKey,
                                             timeout: configuration.requestTimeout)
     }
 
+    /// `openai URL`, with the model in parentheses when one is configured.
     public var name: String { "openai \(configuration.baseURL.absoluteString)" + (configuration.model.map { " (\($0))" } ?? "") }
 
     // MARK: Availability and window
@@ -145,6 +152,8 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
 
     static let getBodyLimit = 1 << 20
 
+    /// A session that sends `instructions` as the system message of each
+    /// request; `prewarm()` does nothing over HTTP.
     public func makeSession(instructions: String) -> any LanguageModelSession {
         Session(backend: self, instructions: instructions)
     }

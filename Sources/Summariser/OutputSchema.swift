@@ -10,6 +10,7 @@ public struct OutputSchema: Equatable, Sendable {
     /// The JSON Schema, keys in the order they should be generated.
     public var schema: OrderedJSON
 
+    /// A schema called `name`.
     public init(name: String, schema: OrderedJSON) {
         self.name = name
         self.schema = schema

@@ -5,9 +5,12 @@
 /// inside an escape sequence stops before the escape, so the text only ever
 /// grows as the JSON grows.
 public struct PartialSummary: Equatable, Sendable {
+    /// The headline so far (empty until the answer reaches it).
     public var headline: String
+    /// The points so far; the last one may be unfinished.
     public var points: [String]
 
+    /// A partial summary from its parts.
     public init(headline: String = "", points: [String] = []) {
         self.headline = headline
         self.points = points
@@ -19,7 +22,8 @@ public struct PartialSummary: Equatable, Sendable {
         return ([headline] + points.map { "- " + $0 }).joined(separator: "\n")
     }
 
-    /// Reads `json`, the start of a summary object.
+    /// Reads `json`, the start of a summary object; never fails (text that
+    /// is not a summary's JSON gives an empty partial summary).
     public init(jsonPrefix json: String) {
         self.init()
         var reader = Reader(Array(json.unicodeScalars))

@@ -11,6 +11,7 @@ public struct RunMetrics: Equatable, Sendable {
     /// Times a level was planned again after the backend reported an overflow.
     public var replans: Int
 
+    /// Totals from their parts (the engine fills them in).
     public init(calls: [CallMetrics] = [], totalTime: Duration = .zero, copiesDetected: Int = 0, copiesKept: Int = 0, replans: Int = 0) {
         self.calls = calls
         self.totalTime = totalTime
@@ -19,8 +20,11 @@ public struct RunMetrics: Equatable, Sendable {
         self.replans = replans
     }
 
+    /// Prompt tokens over all calls (each the backend's count where it reported one).
     public var tokensSent: Int { calls.reduce(0) { $0 + $1.tokensSent } }
+    /// Answer tokens over all calls (each the backend's count where it reported one).
     public var tokensReceived: Int { calls.reduce(0) { $0 + $1.tokensReceived } }
+    /// Characters of answer (Unicode scalars) over all calls.
     public var charactersReceived: Int { calls.reduce(0) { $0 + $1.charactersReceived } }
     /// Time spent inside model calls (the rest of `totalTime` is planning and bookkeeping).
     public var callTime: Duration { calls.reduce(.zero) { $0 + $1.totalTime } }

@@ -6,6 +6,7 @@
 /// how often typed output copies its input; a fixed `seed` makes fresh
 /// sessions reproducible, which is for tests and benchmarks, not for retries.
 public struct SamplingOptions: Equatable, Sendable {
+    /// How the next token is chosen.
     public enum Mode: Equatable, Sendable {
         /// Always the most likely token: the same prompt gives the same answer.
         case greedy
@@ -16,6 +17,7 @@ public struct SamplingOptions: Equatable, Sendable {
         case probabilityThreshold(Double)
     }
 
+    /// Greedy, top-k or nucleus sampling; nil for the backend's default.
     public var mode: Mode?
     /// Higher is more varied; 0 is as good as greedy.
     public var temperature: Double?
@@ -24,6 +26,7 @@ public struct SamplingOptions: Equatable, Sendable {
     /// The longest answer allowed, in the model's tokens.
     public var maximumResponseTokens: Int?
 
+    /// Options from their parts; all nil (the backend's defaults) by default.
     public init(mode: Mode? = nil, temperature: Double? = nil, seed: UInt64? = nil, maximumResponseTokens: Int? = nil) {
         self.mode = mode
         self.temperature = temperature
@@ -31,5 +34,6 @@ public struct SamplingOptions: Equatable, Sendable {
         self.maximumResponseTokens = maximumResponseTokens
     }
 
+    /// Greedy decoding, everything else the backend's default.
     public static let greedy = SamplingOptions(mode: .greedy)
 }

@@ -12,8 +12,10 @@ public enum SummariserError: Error, Equatable, Sendable, CustomStringConvertible
     case overflowPersists(GenerationError, replans: Int)
     /// Combining summaries stopped making them fewer, or took too many levels.
     case reduceDoesNotConverge(summaries: Int, level: Int)
+    /// The run's task was cancelled; no call was started after that.
     case cancelled
 
+    /// A message for the user that says what to do.
     public var description: String {
         switch self {
         case .unavailable(let reason):

@@ -5,9 +5,12 @@ import ContextKit
 /// type the field notes measured on Apple's model (a headline of at most
 /// eight words, three points of one short sentence each).
 public struct Summary: Equatable, Sendable, Codable {
+    /// A headline (the schema asks for at most eight words).
     public var headline: String
+    /// The points, one short sentence each (the schema asks for `pointCount`).
     public var points: [String]
 
+    /// A summary from its parts.
     public init(headline: String, points: [String]) {
         self.headline = headline
         self.points = points
@@ -68,6 +71,9 @@ public struct Summary: Equatable, Sendable, Codable {
     /// fence or after a preamble), or, from a backend that ignored the
     /// schema, prose whose first line is the headline and whose other lines
     /// are points.
+    ///
+    /// - Throws: `GenerationError.decodingFailure` when the answer is empty,
+    ///   is JSON with neither headline nor points, or is JSON cut off.
     public static func decode(_ answer: String) throws(GenerationError) -> Summary {
         let trimmed = answer.trimmingCharacters(in: .whitespacesAndNewlines)
         if let open = trimmed.firstIndex(of: "{"), let close = trimmed.lastIndex(of: "}"), open < close,

@@ -27,21 +27,31 @@ import ContextKit
 /// 8. **Cancellation**: checked before every call and inside every stream;
 ///    the run throws `.cancelled` and starts nothing new.
 public struct SummaryEngine: Sendable {
+    /// What the engine plans for and asks the backend.
     public struct Configuration: Sendable {
         /// Counts tokens and gives the window and fixed overheads.
         public var profile: ModelProfile
+        /// The instructions of each map call (summarise one chunk).
         public var mapInstructions: String
+        /// The instructions of each reduce call (combine summaries).
         public var reduceInstructions: String
+        /// The shape every answer must have; `Summary.schema` by default, and
+        /// answers are read with `Summary.decode`.
         public var schema: OutputSchema
         /// Tokens kept for each answer, also sent as its token limit.
         public var responseReserve: Int
+        /// Sampling for every call; its token limit defaults to `responseReserve`.
         public var options: SamplingOptions
         /// Shorter texts (in Unicode scalars) are their own summary.
         public var minimumCharacters: Int
+        /// Overflows the run may replan after before it fails with `.overflowPersists`.
         public var maximumReplans: Int
+        /// Reduce levels allowed before the run fails with `.reduceDoesNotConverge`.
         public var maximumLevels: Int
+        /// How answers that copy their input are recognised.
         public var copyDetector: CopyDetector
 
+        /// A configuration for `profile`; every other setting has a default.
         public init(profile: ModelProfile, mapInstructions: String = Self.defaultMapInstructions,
                     reduceInstructions: String = Self.defaultReduceInstructions, schema: OutputSchema = Summary.schema,
                     responseReserve: Int = 300, options: SamplingOptions = .init(), minimumCharacters: Int = 300,
@@ -58,10 +68,12 @@ public struct SummaryEngine: Sendable {
             self.copyDetector = copyDetector
         }
 
+        /// The default map instructions: a headline of at most eight words and three points, in the model's own words.
         public static let defaultMapInstructions = """
             Summarise the text the user sends. Answer with a headline of at most eight words and three points, \
             one short sentence each, in your own words. Do not copy sentences from the text.
             """
+        /// The default reduce instructions: combine summaries of consecutive parts into one of the same shape.
         public static let defaultReduceInstructions = """
             The user sends summaries of consecutive parts of one document. Combine them into one summary of the \
             whole document: a headline of at most eight words and three points, one short sentence each, in your own words.
@@ -70,19 +82,26 @@ public struct SummaryEngine: Sendable {
 
     /// What the engine is doing, as it happens (for progress and streaming).
     public enum Event: Sendable {
+        /// A level was planned, or planned again after an overflow.
         case planned(SummaryRun.Level)
         /// `isFinal`: this call's answer is the run's summary (unless it fails or copies).
         case callStarted(CallMetrics, isFinal: Bool)
+        /// The answer of call `call` grew; `partial` is what it holds so far.
         case snapshot(call: Int, isFinal: Bool, partial: PartialSummary)
         /// The call answered (`copied` says whether the answer copied its input).
         case callFinished(CallMetrics, isFinal: Bool)
         /// The call failed with `metrics.failure`; an overflow is followed by `replanned`.
         case callFailed(CallMetrics, isFinal: Bool)
+        /// Call `call`'s answer holds `phrase` from its input; `willRetry`
+        /// is false when it was already the retry (the copy is kept).
         case copyDetected(call: Int, phrase: String, willRetry: Bool)
+        /// The rest of a level was planned again after an overflow.
         case replanned(SummaryRun.Replan)
     }
 
+    /// Where answers come from.
     public let backend: any LanguageModelBackend
+    /// The profile, instructions, schema and limits of every run.
     public let configuration: Configuration
     let planner: ChunkPlanner
 
@@ -93,6 +112,13 @@ public struct SummaryEngine: Sendable {
         self.planner = try ChunkPlanner(profile: configuration.profile)
     }
 
+    /// Summarises `text` of any length into one `Summary`, as the steps above
+    /// describe; `onEvent` sees each step as it happens (on the engine's task).
+    ///
+    /// - Throws: `SummariserError`: `.unavailable` with the backend's
+    ///   reason, `.planning` when the budget leaves no room, `.generation`
+    ///   for a call that failed (after its one retry where there is one),
+    ///   `.overflowPersists`, `.reduceDoesNotConverge`, or `.cancelled`.
     public func summarise(_ text: String, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(SummariserError) -> SummaryRun {
         let clock = ContinuousClock()
         let start = clock.now
