@@ -26,7 +26,7 @@ print("  \(URL(fileURLWithPath: arguments[2]).lastPathComponent): \(fromFile.cou
 // ContextKit: a built-in profile, a profile of the app's own, a budget, a plan.
 let catalog = try ProfileCatalog.builtIn()
 let apple = try catalog.profile(named: "apple-on-device")
-let local = ModelProfile(name: "local-512", contextWindow: 512, tokenizer: .encoding("cl100k_base"), defaultReserve: 100)
+let local = ModelProfile(name: "local-1k", contextWindow: 1024, tokenizer: .encoding("cl100k_base"), defaultReserve: 200)
 print("ContextKit")
 for profile in [apple, local] {
     let budget = PlanBudget(profile: profile, instructions: 40)
