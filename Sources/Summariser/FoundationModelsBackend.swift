@@ -13,10 +13,15 @@ import ContextKit
 /// worth its weight for one schema.
 @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
 public struct FoundationModelsBackend: LanguageModelBackend {
+    /// The system model (`SystemLanguageModel.default`).
     public init() {}
 
+    /// `apple-on-device`, as the built-in profile is named.
     public var name: String { "apple-on-device" }
 
+    /// The system model's availability, its three reasons kept apart: device
+    /// not eligible (hide the feature), Apple Intelligence off (Settings),
+    /// model not ready (try later).
     public func availability() async -> BackendAvailability {
         switch SystemLanguageModel.default.availability {
         case .available:
@@ -55,6 +60,7 @@ public struct FoundationModelsBackend: LanguageModelBackend {
         return nil
     }
 
+    /// A fresh `LanguageModelSession` with `instructions`, for one request.
     public func makeSession(instructions: String) -> any LanguageModelSession {
         Session(box: Box(FoundationModels.LanguageModelSession(instructions: instructions)))
     }
