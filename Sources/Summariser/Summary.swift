@@ -1,5 +1,6 @@
 import Foundation
 import ContextKit
+import ContextKitJSON
 
 /// A short summary of a piece of text: a headline and a few points. The same
 /// type the field notes measured on Apple's model (a headline of at most

@@ -1,4 +1,4 @@
-import ContextKit
+import ContextKitJSON
 
 /// A JSON value whose objects keep their keys in the order written, so a
 /// tool's documented schema reads the same in its output.
@@ -51,5 +51,5 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// A JSON string literal; what a terminal could act on (C1 controls, U+2028/9) is escaped too.
-    public static func quoted(_ s: String) -> String { ContextKit.JSONWriter.quoted(s, escapingInvisible: true) }
+    public static func quoted(_ s: String) -> String { JSONWriter.quoted(s, escapingInvisible: true) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ContextKit
+import ContextKitJSON
 
 /// What schema-cost must do with any file, checked by the libFuzzer targets in
 /// `scripts/fuzz` (which compile this file) and replayed by

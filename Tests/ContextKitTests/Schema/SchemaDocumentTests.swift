@@ -1,5 +1,6 @@
 import Testing
 @testable import ContextKit
+import ContextKitJSON
 
 @Suite struct SchemaDocumentTests {
     @Test func detectsAppleGenerationSchemaByXOrder() throws {

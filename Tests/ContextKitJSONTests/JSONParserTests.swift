@@ -1,5 +1,5 @@
 import Testing
-@testable import ContextKit
+@testable import ContextKitJSON
 
 @Suite struct JSONParserTests {
     @Test func keepsKeyOrderAndNumberLiterals() throws {
