@@ -38,7 +38,7 @@ let package = Package(
         // JSON read with key order and positions, and written back: a leaf, so
         // every layer above shares one reader and one writer.
         .target(name: "ContextKitJSON"),
-        .target(name: "TokenKit", dependencies: unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         .target(name: "ContextKit", dependencies: ["ContextKitJSON", "TokenKit"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON"]),

@@ -33,6 +33,25 @@ public enum OrderedJSON: Equatable, Sendable {
         return nil
     }
 
+    /// The flag, when this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case let .bool(flag) = self { return flag }
+        return nil
+    }
+
+    /// The nearest `Double`, when this is a number.
+    public var doubleValue: Double? {
+        if case let .number(literal) = self { return Double(literal) }
+        return nil
+    }
+
+    /// The number as an `Int`, when it is a whole number one can hold:
+    /// `3`, `-0`, and (through a `Double`) `3.0` or `1e2`.
+    public var intValue: Int? {
+        guard case let .number(literal) = self else { return nil }
+        return Int(literal) ?? Double(literal).flatMap { Int(exactly: $0) }
+    }
+
     /// The object without `key` (unchanged when it is not an object).
     public func removing(key: String) -> OrderedJSON {
         guard case let .object(members) = self else { return self }
