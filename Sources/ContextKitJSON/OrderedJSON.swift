@@ -12,6 +12,27 @@ public enum OrderedJSON: Equatable, Sendable {
     case array([OrderedJSON])
     case object([JSONMember])
 
+    /// An integer.
+    public static func int(_ value: Int) -> OrderedJSON { .number(String(value)) }
+
+    /// A `Double`, written so that it reads back as the same `Double`: a
+    /// whole value below 10^15 without a fraction (`3`, not `3.0`; `-0`
+    /// keeps its sign), any other in Swift's shortest round-trip form (`0.1`,
+    /// `1e+16`). NaN and the infinities, which JSON cannot write, become null.
+    public static func double(_ value: Double) -> OrderedJSON {
+        guard value.isFinite else { return .null }
+        if value == 0, value.sign == .minus { return .number("-0") }
+        if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int(value))) }
+        return .number(String(value))
+    }
+
+    /// The integer, or null for `nil`.
+    public static func optional(_ value: Int?) -> OrderedJSON { value.map(int) ?? .null }
+    /// The `Double` (see `double(_:)`), or null for `nil`.
+    public static func optional(_ value: Double?) -> OrderedJSON { value.map(double) ?? .null }
+    /// The string, or null for `nil`.
+    public static func optional(_ value: String?) -> OrderedJSON { value.map(OrderedJSON.string) ?? .null }
+
     /// The value of `key` when this is an object that has it (the first one, if repeated).
     public subscript(key: String) -> OrderedJSON? {
         guard case let .object(members) = self else { return nil }

@@ -1,5 +1,5 @@
+import ContextKitJSON
 import Testing
-@testable import ContextKitJSON
 
 @Suite struct JSONParserTests {
     @Test func keepsKeyOrderAndNumberLiterals() throws {
