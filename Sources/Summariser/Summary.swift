@@ -71,6 +71,9 @@ public struct Summary: Equatable, Sendable, Codable {
     /// are points.
     public static func decode(_ answer: String) throws(GenerationError) -> Summary {
         let trimmed = answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Foundation's parser, not ContextKitJSON's strict one: a model's
+        // answer is read as leniently as it can be, and small models write
+        // trailing commas (`"points": ["a", "b",]`), which Foundation takes.
         if let open = trimmed.firstIndex(of: "{"), let close = trimmed.lastIndex(of: "}"), open < close,
            let object = try? JSONSerialization.jsonObject(with: Data(trimmed[open...close].utf8)) as? [String: Any] {
             let headline = clean(object["headline"] as? String ?? "")
