@@ -10,7 +10,11 @@
 /// - trailing commas (`[1,]`, `{"a": 1,}`): Foundation takes them, RFC 8259
 ///   does not, and neither does this reader;
 /// - UTF-16 and UTF-32: Foundation guesses them from NUL bytes in the first
-///   four bytes or a UTF-16 byte order mark; this reader reads UTF-8 only.
+///   four bytes or a UTF-16 byte order mark; this reader reads UTF-8 only;
+/// - a number beyond a `Double`'s range as the value of a key that comes
+///   again later in its object: Foundation converts a number only when it
+///   keeps it, so it never sees that one; this reader refuses it wherever
+///   it stands.
 ///
 /// Both skip a UTF-8 byte order mark at the start (RFC 8259 §8.1 allows it),
 /// refuse lone surrogate escapes (`"\ud800"` names no character), refuse a
