@@ -1,15 +1,27 @@
-/// A JSON value that keeps object members in the order they were written.
+/// A JSON value that keeps object members in the order they were written:
+/// the one JSON model of ContextKit, read by `JSONParser` and written by
+/// `JSONWriter`.
 ///
 /// Key order changes how a schema tokenizes (`"type":"string","description"`
 /// merges differently from the reverse), and Apple's `x-order` relies on it,
-/// so objects are ordered member lists, not dictionaries. Numbers keep their
-/// literal text so that `3` stays `3` and `0.50` stays `0.50` when re-encoded.
+/// so objects are ordered member lists, not dictionaries (a list also keeps a
+/// key given twice, as it was written, and is cheap to build for the
+/// 150,000 entries of a tokenizer.json vocabulary, which are walked in order,
+/// never looked up). Numbers keep their literal text so that `3` stays `3`, `0.50`
+/// stays `0.50` and an integer beyond `Int64` keeps its digits when re-encoded.
 public enum OrderedJSON: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number as its literal text, which must follow JSON's grammar
+    /// (`-0`, `2.50`, `1e3`); `int(_:)` and `double(_:)` make one from Swift.
     case number(String)
+    /// A string, escapes resolved.
     case string(String)
+    /// An array.
     case array([OrderedJSON])
+    /// An object: its members in written order.
     case object([JSONMember])
 
     /// An integer.
@@ -39,16 +51,19 @@ public enum OrderedJSON: Equatable, Sendable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The members, when this is an object.
     public var members: [JSONMember]? {
         if case let .object(members) = self { return members }
         return nil
     }
 
+    /// The elements, when this is an array.
     public var elements: [OrderedJSON]? {
         if case let .array(elements) = self { return elements }
         return nil
     }
 
+    /// The string, when this is one.
     public var stringValue: String? {
         if case let .string(text) = self { return text }
         return nil
@@ -104,7 +119,9 @@ public enum OrderedJSON: Equatable, Sendable {
 
     /// One step of a path into nested JSON.
     public enum PathStep: Equatable, Hashable, Sendable {
+        /// The member of an object with this key (the first, if repeated).
         case key(String)
+        /// The element of an array at this position, from 0.
         case index(Int)
     }
 
