@@ -19,6 +19,9 @@ let package = Package(
     // ContinuousClock, Duration and Swift Regex: macOS 13, iOS 16 and their peers.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        // A product because ContextKit's and Summariser's public API takes and
+        // returns its values (schemas, parse errors).
+        .library(name: "ContextKitJSON", targets: ["ContextKitJSON"]),
         .library(name: "TokenKit", targets: ["TokenKit"]),
         .library(name: "ContextKit", targets: ["ContextKit"]),
         .library(name: "Summariser", targets: ["Summariser"]),
@@ -32,18 +35,22 @@ let package = Package(
             pkgConfig: "libutf8proc",
             providers: [.apt(["libutf8proc-dev"])]
         ),
-        .target(name: "TokenKit", dependencies: unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "ContextKit", dependencies: ["TokenKit"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "Summariser", dependencies: ["ContextKit"], exclude: ["README.md"]),
-        .target(name: "ToolSupport", dependencies: ["TokenKit", "ContextKit"]),
-        .executableTarget(name: "tokcount", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
-        .executableTarget(name: "schema-cost", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
+        // JSON read with key order and positions, and written back: a leaf, so
+        // every layer above shares one reader and one writer.
+        .target(name: "ContextKitJSON"),
+        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "TokenKit"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
+        .target(name: "ToolSupport", dependencies: ["ContextKitJSON"]),
+        .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
+        .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
+        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
+        .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ContextKitTests", dependencies: ["ContextKit", "TokenKit", "TestSupport"]),
+        .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TokenKit", "TestSupport"]),
     ]

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 
 /// The shape a typed answer must have: a JSON Schema with a name. Backends
 /// that constrain decoding (llama.cpp grammars, OpenAI structured outputs,

@@ -1,5 +1,6 @@
 import Foundation
 import ContextKit
+import ContextKitJSON
 
 /// A short summary of a piece of text: a headline and a few points. The same
 /// type the field notes measured on Apple's model (a headline of at most
@@ -76,6 +77,9 @@ public struct Summary: Equatable, Sendable, Codable {
     ///   is JSON with neither headline nor points, or is JSON cut off.
     public static func decode(_ answer: String) throws(GenerationError) -> Summary {
         let trimmed = answer.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Foundation's parser, not ContextKitJSON's strict one: a model's
+        // answer is read as leniently as it can be, and small models write
+        // trailing commas (`"points": ["a", "b",]`), which Foundation takes.
         if let open = trimmed.firstIndex(of: "{"), let close = trimmed.lastIndex(of: "}"), open < close,
            let object = try? JSONSerialization.jsonObject(with: Data(trimmed[open...close].utf8)) as? [String: Any] {
             let headline = clean(object["headline"] as? String ?? "")

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import Foundation
 import ToolSupport
 
@@ -377,72 +378,72 @@ extension PlanCommand {
 
         // MARK: JSON
 
-        func json() -> JSONValue {
+        func json() -> OrderedJSON {
             let profile = job.profile
             var characterEnd = 0
-            let chunkList: [JSONValue] = chunks.chunks.map { chunk in
-                var fields: [(String, JSONValue)] = [
-                    ("index", .int(chunk.index + 1)),
-                    ("bytes", .object([("start", .int(chunk.bytes.lowerBound)), ("end", .int(chunk.bytes.upperBound))])),
-                    ("characters", .object([("start", .int(chunk.characters.lowerBound)), ("end", .int(chunk.characters.upperBound))])),
+            let chunkList: [OrderedJSON] = chunks.chunks.map { chunk in
+                var fields: [JSONMember] = [
+                    JSONMember("index", .int(chunk.index + 1)),
+                    JSONMember("bytes", .object([JSONMember("start", .int(chunk.bytes.lowerBound)), JSONMember("end", .int(chunk.bytes.upperBound))])),
+                    JSONMember("characters", .object([JSONMember("start", .int(chunk.characters.lowerBound)), JSONMember("end", .int(chunk.characters.upperBound))])),
                 ]
                 if budget.overlap > 0 {
-                    fields.append(("newText", .object([("byteStart", .int(chunk.newTextStart)), ("characterStart", .int(characterEnd))])))
-                    fields.append(("overlapTokens", .int(chunk.overlapTokens)))
+                    fields.append(JSONMember("newText", .object([JSONMember("byteStart", .int(chunk.newTextStart)), JSONMember("characterStart", .int(characterEnd))])))
+                    fields.append(JSONMember("overlapTokens", .int(chunk.overlapTokens)))
                 }
                 characterEnd = chunk.characters.upperBound
                 fields += [
-                    ("tokens", .int(chunk.tokens)),
-                    ("tokenizerTokens", .int(chunk.proxyTokens)),
-                    ("fill", .double((Double(chunk.tokens) / Double(budget.room) * 1000).rounded() / 1000)),
-                    ("level", .string(chunk.endLevel?.name ?? "end")),
-                    ("headingDepth", .optional(chunk.endLevel?.headingDepth)),
-                    ("firstWords", .string(firstWords(chunk))),
+                    JSONMember("tokens", .int(chunk.tokens)),
+                    JSONMember("tokenizerTokens", .int(chunk.proxyTokens)),
+                    JSONMember("fill", .double((Double(chunk.tokens) / Double(budget.room) * 1000).rounded() / 1000)),
+                    JSONMember("level", .string(chunk.endLevel?.name ?? "end")),
+                    JSONMember("headingDepth", .optional(chunk.endLevel?.headingDepth)),
+                    JSONMember("firstWords", .string(firstWords(chunk))),
                 ]
                 return .object(fields)
             }
             let calls = try? callPlan.get()
-            let levels: [JSONValue] = (calls?.levels ?? []).map { level in
+            let levels: [OrderedJSON] = (calls?.levels ?? []).map { level in
                 .object([
-                    ("kind", .string(level.kind.rawValue)),
-                    ("calls", .array(level.calls.map { call in
-                        .object([("inputs", .array(call.inputs.map { .int($0 + 1) })), ("inputTokens", .int(call.inputTokens)), ("tokensSent", .int(call.tokensSent))])
+                    JSONMember("kind", .string(level.kind.rawValue)),
+                    JSONMember("calls", .array(level.calls.map { call in
+                        .object([JSONMember("inputs", .array(call.inputs.map { .int($0 + 1) })), JSONMember("inputTokens", .int(call.inputTokens)), JSONMember("tokensSent", .int(call.tokensSent))])
                     })),
                 ])
             }
             let latency = job.latency
             return .object([
-                ("file", .string(job.path)),
-                ("profile", .string(profile.name)),
-                ("tokenizer", .string(profile.tokenizer.description)),
-                ("estimate", profile.estimate.map { .object([("factor", .double($0.factor)), ("errorBar", .double($0.errorBar)), ("method", .string($0.method))]) } ?? .null),
-                ("budget", .object([
-                    ("window", .int(budget.window)), ("requestOverhead", .int(budget.requestOverhead)),
-                    ("instructions", .int(budget.instructions)), ("schema", .int(budget.schema)), ("schemaFraming", .int(schemaFraming)),
-                    ("reserve", .int(budget.reserve)), ("overlap", .int(budget.overlap)),
-                    ("room", .int(budget.room)), ("newTextPerChunk", .int(budget.newTextPerChunk)),
+                JSONMember("file", .string(job.path)),
+                JSONMember("profile", .string(profile.name)),
+                JSONMember("tokenizer", .string(profile.tokenizer.description)),
+                JSONMember("estimate", profile.estimate.map { .object([JSONMember("factor", .double($0.factor)), JSONMember("errorBar", .double($0.errorBar)), JSONMember("method", .string($0.method))]) } ?? .null),
+                JSONMember("budget", .object([
+                    JSONMember("window", .int(budget.window)), JSONMember("requestOverhead", .int(budget.requestOverhead)),
+                    JSONMember("instructions", .int(budget.instructions)), JSONMember("schema", .int(budget.schema)), JSONMember("schemaFraming", .int(schemaFraming)),
+                    JSONMember("reserve", .int(budget.reserve)), JSONMember("overlap", .int(budget.overlap)),
+                    JSONMember("room", .int(budget.room)), JSONMember("newTextPerChunk", .int(budget.newTextPerChunk)),
                 ])),
-                ("text", .object([
-                    ("bytes", .int(chunks.textBytes)), ("characters", .int(chunks.textCharacters)),
-                    ("tokens", .int(chunks.textTokens)), ("tokenizerTokens", .int(chunks.textProxyTokens)),
+                JSONMember("text", .object([
+                    JSONMember("bytes", .int(chunks.textBytes)), JSONMember("characters", .int(chunks.textCharacters)),
+                    JSONMember("tokens", .int(chunks.textTokens)), JSONMember("tokenizerTokens", .int(chunks.textProxyTokens)),
                 ])),
-                ("chunks", .array(chunkList)),
-                ("meanFill", .double((chunks.meanFill * 1000).rounded() / 1000)),
-                ("plan", calls.map { calls in .object([
-                    ("summaryTokens", .int(calls.summaryTokens)), ("summarySource", .string(summarySource)),
-                    ("fanIn", .int(calls.fanIn)), ("passThrough", .bool(calls.passThrough)),
-                    ("levels", .array(levels)),
-                    ("calls", .int(calls.totalCalls)), ("tokensSent", .int(calls.tokensSent)), ("outputTokens", .int(calls.outputTokens)),
-                ]) } ?? .object([("summaryTokens", .int(summaryTokens)), ("summarySource", .string(summarySource)), ("error", .string(callPlan.errorDescription))])),
-                ("time", .object([
-                    ("seconds", calls.map { .double((seconds($0) * 100).rounded() / 100) } ?? .null), ("estimate", .bool(true)), ("measured", .bool(latency.measured)),
-                    ("source", .string(latency.source)),
-                    ("coldFirstToken", .double(latency.coldFirstToken)), ("warmFirstToken", .double(latency.warmFirstToken)),
-                    ("outputCharactersPerSecond", .double(latency.outputCharactersPerSecond)),
-                    ("idleSeconds", .double(job.idle)), ("concurrency", .int(job.concurrency)),
+                JSONMember("chunks", .array(chunkList)),
+                JSONMember("meanFill", .double((chunks.meanFill * 1000).rounded() / 1000)),
+                JSONMember("plan", calls.map { calls in .object([
+                    JSONMember("summaryTokens", .int(calls.summaryTokens)), JSONMember("summarySource", .string(summarySource)),
+                    JSONMember("fanIn", .int(calls.fanIn)), JSONMember("passThrough", .bool(calls.passThrough)),
+                    JSONMember("levels", .array(levels)),
+                    JSONMember("calls", .int(calls.totalCalls)), JSONMember("tokensSent", .int(calls.tokensSent)), JSONMember("outputTokens", .int(calls.outputTokens)),
+                ]) } ?? .object([JSONMember("summaryTokens", .int(summaryTokens)), JSONMember("summarySource", .string(summarySource)), JSONMember("error", .string(callPlan.errorDescription))])),
+                JSONMember("time", .object([
+                    JSONMember("seconds", calls.map { .double((seconds($0) * 100).rounded() / 100) } ?? .null), JSONMember("estimate", .bool(true)), JSONMember("measured", .bool(latency.measured)),
+                    JSONMember("source", .string(latency.source)),
+                    JSONMember("coldFirstToken", .double(latency.coldFirstToken)), JSONMember("warmFirstToken", .double(latency.warmFirstToken)),
+                    JSONMember("outputCharactersPerSecond", .double(latency.outputCharactersPerSecond)),
+                    JSONMember("idleSeconds", .double(job.idle)), JSONMember("concurrency", .int(job.concurrency)),
                 ])),
-                ("planningSeconds", .double((planningSeconds.wall * 10000).rounded() / 10000)),
-                ("planningCPUSeconds", .double((planningSeconds.cpu * 10000).rounded() / 10000)),
+                JSONMember("planningSeconds", .double((planningSeconds.wall * 10000).rounded() / 10000)),
+                JSONMember("planningCPUSeconds", .double((planningSeconds.cpu * 10000).rounded() / 10000)),
             ])
         }
     }

@@ -57,15 +57,13 @@ enum ProbeCommand {
         }
         let approx = profile.isEstimate ? "≈" : ""
         if args.has("json") {
-            var object: [String: Any] = ["file": path, "profile": profile.name, "estimate": profile.isEstimate,
-                                         "window": window, "overhead": budget.overhead, "reserve": reserve,
-                                         "textTokens": report.textTokens, "fits": report.fits]
-            if let p = report.firstTokenPast {
-                object["overflow"] = ["token": p.token, "line": p.position.line, "column": p.position.column,
-                                      "byteOffset": p.position.byteOffset, "characterOffset": p.position.characterOffset]
+            let overflow = report.firstTokenPast.map { p in
+                ProbeReportFormat.object(["byteOffset": .int(p.position.byteOffset), "characterOffset": .int(p.position.characterOffset),
+                                          "column": .int(p.position.column), "line": .int(p.position.line), "token": .int(p.token)])
             }
-            let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-            print(String(decoding: json, as: UTF8.self))
+            print(ProbeReportFormat.object(["estimate": .bool(profile.isEstimate), "file": .string(path), "fits": .bool(report.fits),
+                                            "overflow": overflow, "overhead": .int(budget.overhead), "profile": .string(profile.name),
+                                            "reserve": .int(reserve), "textTokens": .int(report.textTokens), "window": .int(window)]).rendered())
         } else {
             print("\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.overhead) per request − \(reserve) reserve = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))")
             if let p = report.firstTokenPast {

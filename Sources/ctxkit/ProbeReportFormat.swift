@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import Foundation
 import ToolSupport
 
@@ -30,49 +31,45 @@ enum ProbeReportFormat {
         return lines.joined(separator: "\n")
     }
 
+    /// An object of the members whose value is not nil. The probe's outputs
+    /// list their keys in alphabetical order, as they always have.
+    static func object(_ members: KeyValuePairs<String, OrderedJSON?>) -> OrderedJSON {
+        .object(members.compactMap { key, value in value.map { JSONMember(key, $0) } })
+    }
+
     static func json(_ r: OverflowProbe.Report, url: String, window: Int?) -> String {
-        var object: [String: Any] = [
-            "url": url,
-            "measurements": r.measurements.map { m -> [String: Any] in
-                var o: [String: Any] = ["name": m.name, "messages": m.messages.map { ["role": $0.role, "content": $0.content] }]
-                if let v = m.measured { o["measured"] = v }
-                if let v = m.predicted { o["predicted"] = v }
-                if let n = m.note { o["note"] = n }
-                return o
-            },
-            "overheads": [
-                "emptyUserMessage": r.overheads.emptyUserMessage as Any,
-                "perExtraMessage": r.overheads.perExtraMessage as Any,
-                "systemPrompt": r.overheads.systemPrompt as Any,
-                "responseSchema": r.overheads.responseSchema as Any,
-            ].compactMapValues { $0 is NSNull ? nil : $0 },
-            "notes": r.notes,
-        ]
-        if let window { object["window"] = window }
-        if let o = r.overflow {
-            var overflow: [String: Any] = ["dialect": o.dialect.rawValue]
-            if let v = o.promptTokens { overflow["promptTokens"] = v }
-            if let v = o.contextWindow { overflow["contextWindow"] = v }
-            if let v = r.overflowPredicted { overflow["predicted"] = v }
-            object["overflow"] = overflow
+        let measurements = r.measurements.map { m in
+            object(["measured": m.measured.map(OrderedJSON.int),
+                    "messages": .array(m.messages.map { object(["content": .string($0.content), "role": .string($0.role)]) }),
+                    "name": .string(m.name), "note": m.note.map(OrderedJSON.string), "predicted": m.predicted.map(OrderedJSON.int)])
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let overheads = object([
+            "emptyUserMessage": .optional(r.overheads.emptyUserMessage),
+            "perExtraMessage": .optional(r.overheads.perExtraMessage),
+            "responseSchema": .optional(r.overheads.responseSchema),
+            "systemPrompt": .optional(r.overheads.systemPrompt),
+        ])
+        let overflow = r.overflow.map { o in
+            object(["contextWindow": o.contextWindow.map(OrderedJSON.int), "dialect": .string(o.dialect.rawValue),
+                    "predicted": r.overflowPredicted.map(OrderedJSON.int), "promptTokens": o.promptTokens.map(OrderedJSON.int)])
+        }
+        return object(["measurements": .array(measurements), "notes": .array(r.notes.map(OrderedJSON.string)), "overflow": overflow,
+                       "overheads": overheads, "url": .string(url), "window": window.map(OrderedJSON.int)]).rendered()
     }
 
     /// A user profile with the measured overheads, in the format `--profiles` reads.
-    static func profileJSON(_ r: OverflowProbe.Report, url: String, window: Int?, gguf: String?) throws -> Data {
-        let tokenizer: [String: String] = gguf.map { ["file": $0] } ?? ["encoding": "cl100k_base"]
+    static func profileJSON(_ r: OverflowProbe.Report, url: String, window: Int?, gguf: String?) -> Data {
+        let tokenizer = gguf.map { object(["file": .string($0)]) } ?? object(["encoding": .string("cl100k_base")])
         let perMessage = r.overheads.perExtraMessage ?? 0
         let perRequest = max(0, (r.overheads.emptyUserMessage ?? 0) - perMessage)
-        let profile: [String: Any] = [
-            "name": "probed-" + (URL(string: url)?.host ?? "server"),
-            "summary": "measured by ctxkit probe against \(url)" + (gguf == nil ? "; counts use cl100k_base as a proxy" : ""),
-            "contextWindow": window ?? 4096,
+        let profile = object([
+            "contextWindow": .int(window ?? 4096),
+            "name": .string("probed-" + (URL(string: url)?.host ?? "server")),
+            "overheads": object(["perMessage": .int(perMessage), "perRequest": .int(perRequest), "schemaFraming": .int(r.overheads.responseSchema ?? 0)]),
+            "summary": .string("measured by ctxkit probe against \(url)" + (gguf == nil ? "; counts use cl100k_base as a proxy" : "")),
             "tokenizer": tokenizer,
-            "overheads": ["perRequest": perRequest, "perMessage": perMessage, "schemaFraming": r.overheads.responseSchema ?? 0],
-        ]
-        return try JSONSerialization.data(withJSONObject: ["profiles": [profile]], options: [.sortedKeys, .prettyPrinted])
+        ])
+        return Data(object(["profiles": .array([profile])]).rendered().utf8)
     }
 }
 

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import Foundation
 import Summariser
 import ToolSupport
@@ -14,95 +15,95 @@ extension SummariseCommand {
             return s < 10 ? NumberFormat.decimal(s, places: 3) + " s" : NumberFormat.decimal(s, places: 1) + " s"
         }
 
-        static func rounded(_ duration: Duration?) -> JSONValue {
+        static func rounded(_ duration: Duration?) -> OrderedJSON {
             duration.map { .double(($0.seconds * 1000).rounded() / 1000) } ?? .null
         }
 
         // MARK: JSON
 
-        func json() -> JSONValue {
+        func json() -> OrderedJSON {
             let m = run.metrics
             let first = run.levels.first?.plan
             return .object([
-                ("file", .string(job.path)),
-                ("backend", .string(job.backend.name)),
-                ("profile", .string(job.profile.name)),
-                ("window", .int(run.window)),
-                ("summary", .object([
-                    ("headline", .string(run.summary.headline)),
-                    ("points", .array(run.summary.points.map { .string($0) })),
+                JSONMember("file", .string(job.path)),
+                JSONMember("backend", .string(job.backend.name)),
+                JSONMember("profile", .string(job.profile.name)),
+                JSONMember("window", .int(run.window)),
+                JSONMember("summary", .object([
+                    JSONMember("headline", .string(run.summary.headline)),
+                    JSONMember("points", .array(run.summary.points.map { .string($0) })),
                 ])),
-                ("inputIsItsOwnSummary", .bool(run.isInputItsOwnSummary)),
-                ("text", .object([
-                    ("characters", .int(first?.textCharacters ?? job.text.unicodeScalars.count)),
-                    ("bytes", .int(first?.textBytes ?? job.text.utf8.count)),
-                    ("tokens", .optional(first?.textTokens)),
-                    ("tokensAreEstimates", .bool(job.profile.isEstimate)),
+                JSONMember("inputIsItsOwnSummary", .bool(run.isInputItsOwnSummary)),
+                JSONMember("text", .object([
+                    JSONMember("characters", .int(first?.textCharacters ?? job.text.unicodeScalars.count)),
+                    JSONMember("bytes", .int(first?.textBytes ?? job.text.utf8.count)),
+                    JSONMember("tokens", .optional(first?.textTokens)),
+                    JSONMember("tokensAreEstimates", .bool(job.profile.isEstimate)),
                 ])),
-                ("levels", .array(run.levels.map(levelJSON))),
-                ("calls", .array(m.calls.map(callJSON))),
-                ("totals", .object([
-                    ("calls", .int(m.calls.count)),
-                    ("failedCalls", .int(m.calls.filter { $0.failure != nil }.count)),
-                    ("levels", .int(run.levels.count)),
-                    ("tokensSent", .int(m.tokensSent)),
-                    ("tokensReceived", .int(m.tokensReceived)),
-                    ("charactersReceived", .int(m.charactersReceived)),
-                    ("copiesDetected", .int(m.copiesDetected)),
-                    ("copiesKept", .int(m.copiesKept)),
-                    ("replans", .int(run.replans.count)),
-                    ("meanTimeToFirstToken", Self.rounded(m.meanTimeToFirstToken)),
-                    ("callSeconds", Self.rounded(m.callTime)),
-                    ("totalSeconds", Self.rounded(m.totalTime)),
+                JSONMember("levels", .array(run.levels.map(levelJSON))),
+                JSONMember("calls", .array(m.calls.map(callJSON))),
+                JSONMember("totals", .object([
+                    JSONMember("calls", .int(m.calls.count)),
+                    JSONMember("failedCalls", .int(m.calls.filter { $0.failure != nil }.count)),
+                    JSONMember("levels", .int(run.levels.count)),
+                    JSONMember("tokensSent", .int(m.tokensSent)),
+                    JSONMember("tokensReceived", .int(m.tokensReceived)),
+                    JSONMember("charactersReceived", .int(m.charactersReceived)),
+                    JSONMember("copiesDetected", .int(m.copiesDetected)),
+                    JSONMember("copiesKept", .int(m.copiesKept)),
+                    JSONMember("replans", .int(run.replans.count)),
+                    JSONMember("meanTimeToFirstToken", Self.rounded(m.meanTimeToFirstToken)),
+                    JSONMember("callSeconds", Self.rounded(m.callTime)),
+                    JSONMember("totalSeconds", Self.rounded(m.totalTime)),
                 ])),
-                ("copies", .array(run.copies.map { .object([("call", .int($0.call)), ("phrase", .string($0.phrase))]) })),
-                ("replans", .array(run.replans.map { r in
-                    .object([("level", .int(r.level)), ("call", .int(r.call)), ("plannedTokens", .int(r.plannedTokens)),
-                             ("reportedTokens", .optional(r.reportedTokens)), ("roomBefore", .int(r.roomBefore)), ("roomAfter", .int(r.roomAfter))])
+                JSONMember("copies", .array(run.copies.map { .object([JSONMember("call", .int($0.call)), JSONMember("phrase", .string($0.phrase))]) })),
+                JSONMember("replans", .array(run.replans.map { r in
+                    .object([JSONMember("level", .int(r.level)), JSONMember("call", .int(r.call)), JSONMember("plannedTokens", .int(r.plannedTokens)),
+                             JSONMember("reportedTokens", .optional(r.reportedTokens)), JSONMember("roomBefore", .int(r.roomBefore)), JSONMember("roomAfter", .int(r.roomAfter))])
                 })),
             ])
         }
 
-        private func levelJSON(_ level: SummaryRun.Level) -> JSONValue {
+        private func levelJSON(_ level: SummaryRun.Level) -> OrderedJSON {
             let b = level.plan.budget
             return .object([
-                ("level", .int(level.level)),
-                ("stage", .string(level.stage.rawValue)),
-                ("budget", .object([
-                    ("window", .int(b.window)), ("requestOverhead", .int(b.requestOverhead)), ("instructions", .int(b.instructions)),
-                    ("schema", .int(b.schema)), ("reserve", .int(b.reserve)), ("room", .int(b.room)),
+                JSONMember("level", .int(level.level)),
+                JSONMember("stage", .string(level.stage.rawValue)),
+                JSONMember("budget", .object([
+                    JSONMember("window", .int(b.window)), JSONMember("requestOverhead", .int(b.requestOverhead)), JSONMember("instructions", .int(b.instructions)),
+                    JSONMember("schema", .int(b.schema)), JSONMember("reserve", .int(b.reserve)), JSONMember("room", .int(b.room)),
                 ])),
-                ("chunks", .array(level.plan.chunks.map { c in
+                JSONMember("chunks", .array(level.plan.chunks.map { c in
                     .object([
-                        ("bytes", .array([.int(c.bytes.lowerBound), .int(c.bytes.upperBound)])),
-                        ("characters", .array([.int(c.characters.lowerBound), .int(c.characters.upperBound)])),
-                        ("tokens", .int(c.tokens)),
-                        ("endsAt", .optional(c.endLevel?.description)),
+                        JSONMember("bytes", .array([.int(c.bytes.lowerBound), .int(c.bytes.upperBound)])),
+                        JSONMember("characters", .array([.int(c.characters.lowerBound), .int(c.characters.upperBound)])),
+                        JSONMember("tokens", .int(c.tokens)),
+                        JSONMember("endsAt", .optional(c.endLevel?.description)),
                     ])
                 })),
             ])
         }
 
-        private func callJSON(_ c: CallMetrics) -> JSONValue {
+        private func callJSON(_ c: CallMetrics) -> OrderedJSON {
             .object([
-                ("call", .int(c.index)),
-                ("stage", .string(c.stage.rawValue)),
-                ("level", .int(c.level)),
-                ("part", .int(c.part)),
-                ("attempt", .int(c.attempt)),
-                ("timeToFirstToken", Self.rounded(c.timeToFirstToken)),
-                ("totalSeconds", Self.rounded(c.totalTime)),
-                ("charactersReceived", .int(c.charactersReceived)),
-                ("charactersPerSecond", .optional(c.charactersPerSecond.map { ($0 * 10).rounded() / 10 })),
-                ("tokensPlanned", .int(c.tokensPlanned)),
-                ("tokensSent", .int(c.tokensSent)),
-                ("tokensSentReported", .bool(c.tokensSentReported)),
-                ("tokensReceived", .int(c.tokensReceived)),
-                ("tokensReceivedReported", .bool(c.tokensReceivedReported)),
-                ("serverPromptMilliseconds", .optional(c.usage?.promptMilliseconds)),
-                ("serverGenerationMilliseconds", .optional(c.usage?.generationMilliseconds)),
-                ("copied", .bool(c.copied)),
-                ("failure", .optional(c.failure.map { "\($0)" })),
+                JSONMember("call", .int(c.index)),
+                JSONMember("stage", .string(c.stage.rawValue)),
+                JSONMember("level", .int(c.level)),
+                JSONMember("part", .int(c.part)),
+                JSONMember("attempt", .int(c.attempt)),
+                JSONMember("timeToFirstToken", Self.rounded(c.timeToFirstToken)),
+                JSONMember("totalSeconds", Self.rounded(c.totalTime)),
+                JSONMember("charactersReceived", .int(c.charactersReceived)),
+                JSONMember("charactersPerSecond", .optional(c.charactersPerSecond.map { ($0 * 10).rounded() / 10 })),
+                JSONMember("tokensPlanned", .int(c.tokensPlanned)),
+                JSONMember("tokensSent", .int(c.tokensSent)),
+                JSONMember("tokensSentReported", .bool(c.tokensSentReported)),
+                JSONMember("tokensReceived", .int(c.tokensReceived)),
+                JSONMember("tokensReceivedReported", .bool(c.tokensReceivedReported)),
+                JSONMember("serverPromptMilliseconds", .optional(c.usage?.promptMilliseconds)),
+                JSONMember("serverGenerationMilliseconds", .optional(c.usage?.generationMilliseconds)),
+                JSONMember("copied", .bool(c.copied)),
+                JSONMember("failure", .optional(c.failure.map { "\($0)" })),
             ])
         }
 

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import ToolSupport
 
 /// The `--json` report: the same numbers as the terminal report, keys in a fixed order.
@@ -10,53 +11,53 @@ struct JSONReport {
 
     func render() -> String {
         let budget = report.budget
-        let value: ToolSupport.JSONValue = .object([
-            ("file", .string(path)),
-            ("format", .string(report.format.rawValue)),
-            ("schemas", .array(document.entries.map { .optional($0.name) })),
-            ("model", .string(report.profileName)),
-            ("contextWindow", .int(report.contextWindow)),
-            ("tokenizer", .string(tokenizer)),
-            ("estimate", report.isEstimate ? .object([("method", .string(report.method)), ("errorBar", .optional(report.relativeError))]) : .null),
-            ("schemaTokens", .int(report.schemaTokens)),
-            ("tokenizerTokens", .int(report.rawSchemaTokens)),
-            ("framingTokens", .int(report.framingTokens)),
-            ("framingSource", .string(report.framingSource)),
-            ("totalTokens", .int(report.totalTokens)),
-            ("windowShare", .double((report.windowShare * 10_000).rounded() / 10_000)),
-            ("fields", .array(report.fields.map { field in
+        let value: OrderedJSON = .object([
+            JSONMember("file", .string(path)),
+            JSONMember("format", .string(report.format.rawValue)),
+            JSONMember("schemas", .array(document.entries.map { .optional($0.name) })),
+            JSONMember("model", .string(report.profileName)),
+            JSONMember("contextWindow", .int(report.contextWindow)),
+            JSONMember("tokenizer", .string(tokenizer)),
+            JSONMember("estimate", report.isEstimate ? .object([JSONMember("method", .string(report.method)), JSONMember("errorBar", .optional(report.relativeError))]) : .null),
+            JSONMember("schemaTokens", .int(report.schemaTokens)),
+            JSONMember("tokenizerTokens", .int(report.rawSchemaTokens)),
+            JSONMember("framingTokens", .int(report.framingTokens)),
+            JSONMember("framingSource", .string(report.framingSource)),
+            JSONMember("totalTokens", .int(report.totalTokens)),
+            JSONMember("windowShare", .double((report.windowShare * 10_000).rounded() / 10_000)),
+            JSONMember("fields", .array(report.fields.map { field in
                 .object([
-                    ("path", .string(field.path)),
-                    ("kind", .string(field.kind.rawValue)),
-                    ("tokens", .int(field.tokens)),
-                    ("descriptionTokens", .int(field.descriptionTokens)),
-                    ("description", .optional(field.description)),
+                    JSONMember("path", .string(field.path)),
+                    JSONMember("kind", .string(field.kind.rawValue)),
+                    JSONMember("tokens", .int(field.tokens)),
+                    JSONMember("descriptionTokens", .int(field.descriptionTokens)),
+                    JSONMember("description", .optional(field.description)),
                 ])
             })),
-            ("whatIf", .object([
-                ("withoutDescriptions", whatIf(report.withoutDescriptions)),
-                ("schemaOutOfPrompt", report.schemaOutOfPrompt.map(whatIf) ?? .null),
-                ("budget", .object([
-                    ("contextWindow", .int(budget.contextWindow)),
-                    ("requestOverhead", .int(budget.requestOverhead)),
-                    ("instructions", .int(budget.instructions)),
-                    ("schema", .int(budget.schema)),
-                    ("responseReserve", .int(budget.responseReserve)),
-                    ("inputLeft", .int(budget.inputLeft)),
+            JSONMember("whatIf", .object([
+                JSONMember("withoutDescriptions", whatIf(report.withoutDescriptions)),
+                JSONMember("schemaOutOfPrompt", report.schemaOutOfPrompt.map(whatIf) ?? .null),
+                JSONMember("budget", .object([
+                    JSONMember("contextWindow", .int(budget.contextWindow)),
+                    JSONMember("requestOverhead", .int(budget.requestOverhead)),
+                    JSONMember("instructions", .int(budget.instructions)),
+                    JSONMember("schema", .int(budget.schema)),
+                    JSONMember("responseReserve", .int(budget.responseReserve)),
+                    JSONMember("inputLeft", .int(budget.inputLeft)),
                 ])),
             ])),
-            ("notes", .array(report.notes.map { .string($0) })),
-            ("schemaText", .string(report.schemaText)),
+            JSONMember("notes", .array(report.notes.map { .string($0) })),
+            JSONMember("schemaText", .string(report.schemaText)),
         ])
         return value.rendered()
     }
 
-    private func whatIf(_ whatIf: SchemaCostReport.WhatIf) -> ToolSupport.JSONValue {
+    private func whatIf(_ whatIf: SchemaCostReport.WhatIf) -> OrderedJSON {
         .object([
-            ("schemaTokens", .int(whatIf.schemaTokens)),
-            ("totalTokens", .int(whatIf.totalTokens)),
-            ("savedTokens", .int(whatIf.savedTokens)),
-            ("warning", .optional(whatIf.warning)),
+            JSONMember("schemaTokens", .int(whatIf.schemaTokens)),
+            JSONMember("totalTokens", .int(whatIf.totalTokens)),
+            JSONMember("savedTokens", .int(whatIf.savedTokens)),
+            JSONMember("warning", .optional(whatIf.warning)),
         ])
     }
 }

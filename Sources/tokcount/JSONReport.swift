@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import ToolSupport
 
 /// `--json`: one document, schema version 1 (documented in the README; fields
@@ -6,125 +7,125 @@ import ToolSupport
 enum JSONReport {
     static let schemaVersion = 1
 
-    static func render(rows: [Row], total: Total, settings s: TokcountCommand.Settings, exit: ExitCode) -> JSONValue {
-        var warnings: [JSONValue] = []
+    static func render(rows: [Row], total: Total, settings s: TokcountCommand.Settings, exit: ExitCode) -> OrderedJSON {
+        var warnings: [OrderedJSON] = []
         for row in rows { warnings += row.warnings.map { .string($0) } }
         return .object([
-            ("schemaVersion", .int(schemaVersion)),
-            ("tool", .string("tokcount")),
-            ("version", .string(ToolVersion.string)),
-            ("profile", profile(s)),
-            ("special", .string(s.specialMode)),
-            ("inputs", .array(rows.map { input($0, settings: s) })),
-            ("total", totals(total, settings: s)),
-            ("warnings", .array(warnings)),
-            ("exitCode", .int(Int(exit.rawValue))),
+            JSONMember("schemaVersion", .int(schemaVersion)),
+            JSONMember("tool", .string("tokcount")),
+            JSONMember("version", .string(ToolVersion.string)),
+            JSONMember("profile", profile(s)),
+            JSONMember("special", .string(s.specialMode)),
+            JSONMember("inputs", .array(rows.map { input($0, settings: s) })),
+            JSONMember("total", totals(total, settings: s)),
+            JSONMember("warnings", .array(warnings)),
+            JSONMember("exitCode", .int(Int(exit.rawValue))),
         ])
     }
 
-    static func profile(_ s: TokcountCommand.Settings) -> JSONValue {
+    static func profile(_ s: TokcountCommand.Settings) -> OrderedJSON {
         let p = s.profile
-        var estimate: JSONValue = .null
+        var estimate: OrderedJSON = .null
         if let e = s.estimate {
             estimate = .object([
-                ("method", .string(e.method)),
-                ("factor", .double(e.factor)),
-                ("proxyTokensPerCJKCharacter", .double(e.proxyTokensPerCJKCharacter)),
-                ("tokensPerCJKCharacter", .double(e.tokensPerCJKCharacter)),
-                ("errorBar", .double(e.errorBar)),
-                ("cjkErrorBar", .double(e.cjkErrorBar)),
+                JSONMember("method", .string(e.method)),
+                JSONMember("factor", .double(e.factor)),
+                JSONMember("proxyTokensPerCJKCharacter", .double(e.proxyTokensPerCJKCharacter)),
+                JSONMember("tokensPerCJKCharacter", .double(e.tokensPerCJKCharacter)),
+                JSONMember("errorBar", .double(e.errorBar)),
+                JSONMember("cjkErrorBar", .double(e.cjkErrorBar)),
             ])
         }
         return .object([
-            ("name", .string(p.name)),
-            ("contextWindow", .int(p.contextWindow)),
-            ("tokenizer", .string(s.tokenizerName)),
-            ("estimated", .bool(s.estimate != nil)),
-            ("estimate", estimate),
-            ("overheadPerRequest", .int(p.overheads.perRequest)),
-            ("overheadPerMessage", .int(p.overheads.perMessage)),
-            ("reserve", .int(s.reserve)),
+            JSONMember("name", .string(p.name)),
+            JSONMember("contextWindow", .int(p.contextWindow)),
+            JSONMember("tokenizer", .string(s.tokenizerName)),
+            JSONMember("estimated", .bool(s.estimate != nil)),
+            JSONMember("estimate", estimate),
+            JSONMember("overheadPerRequest", .int(p.overheads.perRequest)),
+            JSONMember("overheadPerMessage", .int(p.overheads.perMessage)),
+            JSONMember("reserve", .int(s.reserve)),
         ])
     }
 
-    static func input(_ row: Row, settings s: TokcountCommand.Settings) -> JSONValue {
-        var fields: [(String, JSONValue)] = [("path", .string(row.path))]
+    static func input(_ row: Row, settings s: TokcountCommand.Settings) -> OrderedJSON {
+        var fields: [JSONMember] = [JSONMember("path", .string(row.path))]
         switch row.state {
         case .counted(let c):
             fields += [
-                ("status", .string("counted")),
-                ("reason", .null),
-                ("tokens", .int(row.tokens)),
-                ("estimated", .bool(s.estimate != nil)),
-                ("errorBar", .optional(s.estimate.map { $0.errorBar(characters: c.stats.characters, cjkCharacters: c.stats.cjkCharacters) })),
-                ("tokenizerTokens", .int(c.proxyTokens)),
+                JSONMember("status", .string("counted")),
+                JSONMember("reason", .null),
+                JSONMember("tokens", .int(row.tokens)),
+                JSONMember("estimated", .bool(s.estimate != nil)),
+                JSONMember("errorBar", .optional(s.estimate.map { $0.errorBar(characters: c.stats.characters, cjkCharacters: c.stats.cjkCharacters) })),
+                JSONMember("tokenizerTokens", .int(c.proxyTokens)),
             ] + statsFields(c.stats, tokens: row.tokens) + [
-                ("specialTokenStrings", .int(c.specialStrings)),
-                ("fit", fit(row.fit!)),
+                JSONMember("specialTokenStrings", .int(c.specialStrings)),
+                JSONMember("fit", fit(row.fit!)),
             ]
         case .skipped(let why), .failed(let why):
             let status = if case .skipped = row.state { "skipped" } else { "failed" }
-            fields += [("status", .string(status)), ("reason", .string(why)), ("tokens", .null), ("fit", .null)]
+            fields += [JSONMember("status", .string(status)), JSONMember("reason", .string(why)), JSONMember("tokens", .null), JSONMember("fit", .null)]
         }
-        if s.ids || s.pieces { fields.append(("ids", .array(row.ids.map { .int($0) }))) }
+        if s.ids || s.pieces { fields.append(JSONMember("ids", .array(row.ids.map { .int($0) }))) }
         if s.pieces {
-            fields.append(("pieces", .array(row.pieces.map { .object([("id", .int($0.id)), ("byteOffset", .int($0.offset)), ("text", .string($0.text))]) })))
+            fields.append(JSONMember("pieces", .array(row.pieces.map { .object([JSONMember("id", .int($0.id)), JSONMember("byteOffset", .int($0.offset)), JSONMember("text", .string($0.text))]) })))
         }
         return .object(fields)
     }
 
-    static func statsFields(_ stats: TextStats, tokens: Int) -> [(String, JSONValue)] {
+    static func statsFields(_ stats: TextStats, tokens: Int) -> [JSONMember] {
         [
-            ("characters", .int(stats.characters)),
-            ("bytes", .int(stats.bytes)),
-            ("lines", .int(stats.newlines + (stats.charactersAfterLastNewline > 0 ? 1 : 0))),
-            ("charactersPerToken", tokens > 0 ? .double((Double(stats.characters) / Double(tokens) * 100).rounded() / 100) : .null),
-            ("cjkCharacters", .int(stats.cjkCharacters)),
-            ("firstInvalidUTF8Offset", .optional(stats.firstInvalidUTF8)),
+            JSONMember("characters", .int(stats.characters)),
+            JSONMember("bytes", .int(stats.bytes)),
+            JSONMember("lines", .int(stats.newlines + (stats.charactersAfterLastNewline > 0 ? 1 : 0))),
+            JSONMember("charactersPerToken", tokens > 0 ? .double((Double(stats.characters) / Double(tokens) * 100).rounded() / 100) : .null),
+            JSONMember("cjkCharacters", .int(stats.cjkCharacters)),
+            JSONMember("firstInvalidUTF8Offset", .optional(stats.firstInvalidUTF8)),
         ]
     }
 
-    static func fit(_ f: FitReport, path: String? = nil, totalToken: Int? = nil) -> JSONValue {
-        var past: JSONValue = .null
+    static func fit(_ f: FitReport, path: String? = nil, totalToken: Int? = nil) -> OrderedJSON {
+        var past: OrderedJSON = .null
         if let p = f.firstTokenPast {
-            var point: [(String, JSONValue)] = []
-            if let path { point.append(("path", .string(path))) }
+            var point: [JSONMember] = []
+            if let path { point.append(JSONMember("path", .string(path))) }
             point += [
-                ("token", .int(totalToken ?? p.token)),
-                ("tokenInInput", .int(p.token)),
-                ("byteOffset", .int(p.position.byteOffset)),
-                ("characterOffset", .int(p.position.characterOffset)),
-                ("line", .int(p.position.line)),
-                ("column", .int(p.position.column)),
+                JSONMember("token", .int(totalToken ?? p.token)),
+                JSONMember("tokenInInput", .int(p.token)),
+                JSONMember("byteOffset", .int(p.position.byteOffset)),
+                JSONMember("characterOffset", .int(p.position.characterOffset)),
+                JSONMember("line", .int(p.position.line)),
+                JSONMember("column", .int(p.position.column)),
             ]
             past = .object(point)
         }
         return .object([
-            ("window", .int(f.budget.window)),
-            ("overhead", .int(f.budget.overhead)),
-            ("reserve", .int(f.budget.reserve)),
-            ("available", .int(f.budget.available)),
-            ("used", .int(f.used)),
-            ("fits", .bool(f.fits)),
-            ("spare", .int(f.spare)),
-            ("overflow", .int(f.overflow)),
-            ("percent", .double((Double(f.used) * 1000 / Double(max(f.budget.window, 1))).rounded() / 10)),
-            ("firstTokenPast", past),
+            JSONMember("window", .int(f.budget.window)),
+            JSONMember("overhead", .int(f.budget.overhead)),
+            JSONMember("reserve", .int(f.budget.reserve)),
+            JSONMember("available", .int(f.budget.available)),
+            JSONMember("used", .int(f.used)),
+            JSONMember("fits", .bool(f.fits)),
+            JSONMember("spare", .int(f.spare)),
+            JSONMember("overflow", .int(f.overflow)),
+            JSONMember("percent", .double((Double(f.used) * 1000 / Double(max(f.budget.window, 1))).rounded() / 10)),
+            JSONMember("firstTokenPast", past),
         ])
     }
 
-    static func totals(_ t: Total, settings s: TokcountCommand.Settings) -> JSONValue {
-        var fields: [(String, JSONValue)] = [
-            ("inputs", .int(t.inputs)),
-            ("counted", .int(t.counted)),
-            ("skipped", .int(t.skipped)),
-            ("failed", .int(t.failed)),
-            ("tokens", .int(t.tokens)),
-            ("estimated", .bool(s.estimate != nil)),
-            ("tokenizerTokens", .int(t.proxyTokens)),
+    static func totals(_ t: Total, settings s: TokcountCommand.Settings) -> OrderedJSON {
+        var fields: [JSONMember] = [
+            JSONMember("inputs", .int(t.inputs)),
+            JSONMember("counted", .int(t.counted)),
+            JSONMember("skipped", .int(t.skipped)),
+            JSONMember("failed", .int(t.failed)),
+            JSONMember("tokens", .int(t.tokens)),
+            JSONMember("estimated", .bool(s.estimate != nil)),
+            JSONMember("tokenizerTokens", .int(t.proxyTokens)),
         ]
         fields += statsFields(t.stats, tokens: t.tokens)
-        fields.append(("fit", t.fit.map { fit($0, path: t.firstTokenPast?.path, totalToken: t.firstTokenPast?.token) } ?? .null))
+        fields.append(JSONMember("fit", t.fit.map { fit($0, path: t.firstTokenPast?.path, totalToken: t.firstTokenPast?.token) } ?? .null))
         return .object(fields)
     }
 }

@@ -20,6 +20,12 @@ import Testing
         #expect(throws: GenerationError.self) { try Summary.decode(#"{"title":"x"}"#) }
     }
 
+    /// Foundation reads the answer, not ContextKitJSON's strict reader, for this.
+    @Test func anAnswerWithTrailingCommasIsRead() throws {
+        #expect(try Summary.decode(#"{"headline": "Tides rise", "points": ["One.", "Two.",],}"#)
+            == Summary(headline: "Tides rise", points: ["One.", "Two."]))
+    }
+
     @Test func jsonRoundTrips() throws {
         let summary = Summary(headline: "Quote \" and \\ slash / é 😀", points: ["a\nb", "c"])
         #expect(try Summary.decode(summary.json) == summary)

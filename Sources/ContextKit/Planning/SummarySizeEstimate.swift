@@ -1,4 +1,5 @@
 import Foundation
+import ContextKitJSON
 
 /// How many tokens a model's answer to an output schema is likely to take:
 /// the JSON it must write (keys, brackets, enum values: counted exactly) plus

@@ -1,3 +1,4 @@
+import ContextKitJSON
 import Foundation
 
 /// What a model server said when a request did not fit its window: the
@@ -37,13 +38,13 @@ public struct ContextOverflow: Equatable, Sendable {
     /// Returns `nil` when the body is not a context overflow this parser knows;
     /// returns an overflow with `nil` numbers when the server said so without numbers.
     public static func parse(_ body: String) -> ContextOverflow? {
-        let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
-        let error = json?["error"] as? [String: Any]
-        if let error, error["type"] as? String == "exceed_context_size_error" {
-            return ContextOverflow(dialect: .llamaCpp, promptTokens: error["n_prompt_tokens"] as? Int,
-                                   contextWindow: error["n_ctx"] as? Int)
+        let json = try? JSONParser.parse(body)
+        let error = json?["error"]
+        if let error, error["type"]?.stringValue == "exceed_context_size_error" {
+            return ContextOverflow(dialect: .llamaCpp, promptTokens: error["n_prompt_tokens"]?.intValue,
+                                   contextWindow: error["n_ctx"]?.intValue)
         }
-        let message = (error?["message"] as? String) ?? (json?["message"] as? String) ?? (json?["detail"] as? String) ?? body
+        let message = error?["message"]?.stringValue ?? json?["message"]?.stringValue ?? json?["detail"]?.stringValue ?? body
         return parseMessage(message)
     }
 

@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// Builds the JSON that `JSONEncoder().encode(T.generationSchema)` writes for
 /// `@Generable` declarations read from source.
 ///

@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// Counts a tool list with the OpenAI Cookbook's published method (see
 /// `OpenAIToolConstants` for the source and the method restated). The text
 /// lines are counted with the model's tokenizer; the constants are the framing.

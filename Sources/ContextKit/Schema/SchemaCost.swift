@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// Prices a schema document for one model: the tokens of the schema as the
 /// model sees it, the runtime's framing, a per-field breakdown and what-ifs.
 ///

@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// A schema file read and classified: one entry for an output schema, one per
 /// function for a tool list, every `$ref` checked.
 public struct SchemaDocument: Sendable, Equatable {

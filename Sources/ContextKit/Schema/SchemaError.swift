@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// Everything about a schema document that ContextKit refuses (and so
 /// `schema-cost`), each with a message that says what to do.
 public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {

@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// A place in a schema that the breakdown prices: a property, or a type that
 /// carries its own description.
 struct SchemaFieldSite: Equatable {

@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// How a runtime gives a model a schema, which decides what is counted.
 public enum SchemaPlacement: Equatable, Sendable {
     /// The schema's JSON text, written in `style`, plus `framingTokens` of

@@ -1,4 +1,5 @@
 import Foundation
+import ContextKitJSON
 
 /// `$ref` resolution inside one document (JSON Pointer fragments such as
 /// `#/$defs/Address`), and the checks that make every later walk safe:

@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// A value inside a chat template: what Jinja's Python objects become here.
 public indirect enum TemplateValue: Equatable, Sendable {
     /// A name the template never set (Jinja's `Undefined`): empty when output, false when tested.

@@ -1,3 +1,4 @@
+import ContextKitJSON
 import Foundation
 
 /// Reads a Hugging Face `tokenizer.json` whose model is BPE: byte-level
@@ -18,9 +19,13 @@ enum HuggingFaceTokenizerFile {
     }
 
     static func tokenizer(json bytes: UnsafeRawBufferPointer, path: String, name: String) throws -> Tokenizer {
-        let document = try JSONDocument(bytes: bytes, path: path)
-        let root = JSON(document: document, value: document.root)
-        guard root.isObject else { throw ModelFileError.malformed(path: path, reason: "it is not a JSON object") }
+        let root: OrderedJSON
+        do {
+            root = try JSONParser.parse(bytes.bindMemory(to: UInt8.self))
+        } catch {
+            throw ModelFileError.malformed(path: path, reason: "invalid JSON at line \(error.line), column \(error.column) (byte \(error.byteOffset)): \(error.reason)")
+        }
+        guard root.members != nil else { throw ModelFileError.malformed(path: path, reason: "it is not a JSON object") }
         return try Reader(path: path, root: root).tokenizer(name: name)
     }
 
@@ -30,42 +35,40 @@ enum HuggingFaceTokenizerFile {
 
     private struct Reader {
         let path: String
-        let root: JSON
+        let root: OrderedJSON
 
         func tokenizer(name: String) throws -> Tokenizer {
-            guard let model = root["model"], model.isObject else { throw ModelFileError.missing(path: path, key: "model") }
-            let type = model["type"]?.string ?? (model["merges"] != nil ? "BPE" : "unknown")
+            guard let model = root["model"], model.members != nil else { throw ModelFileError.missing(path: path, key: "model") }
+            let type = model["type"]?.stringValue ?? (model["merges"] == nil || model["merges"] == .null ? "unknown" : "BPE")
             guard type == "BPE" else {
                 let names = ["Unigram": "Unigram (SentencePiece unigram)", "WordPiece": "WordPiece (BERT)", "WordLevel": "WordLevel"]
                 throw ModelFileError.unsupportedTokenizer(path: path, name: names[type] ?? "'\(type)'", supported: HuggingFaceTokenizerFile.supportedModels)
             }
             for (key, value) in [("continuing_subword_prefix", model["continuing_subword_prefix"]), ("end_of_word_suffix", model["end_of_word_suffix"])] {
-                if let value = value?.string, !value.isEmpty {
+                if let value = value?.stringValue, !value.isEmpty {
                     throw ModelFileError.unsupportedComponent(path: path, component: "BPE \(key) '\(value)'", supported: ["BPE without subword prefixes or suffixes"])
                 }
             }
-            if let dropout = model["dropout"]?.double, dropout > 0 {
+            if let dropout = model["dropout"]?.doubleValue, dropout > 0 {
                 throw ModelFileError.unsupportedComponent(path: path, component: "BPE dropout \(dropout) (random merges)", supported: ["BPE without dropout"])
             }
 
             var normalizers: [Normalizer] = []
-            if let n = root["normalizer"] { normalizers.append(try normalizer(n)) }
+            if let n = root["normalizer"], n != .null { normalizers.append(try normalizer(n)) }
             var pre = PreTokenizerParts()
-            if let p = root["pre_tokenizer"] { try preTokenizer(p, into: &pre) }
+            if let p = root["pre_tokenizer"], p != .null { try preTokenizer(p, into: &pre) }
             normalizers += pre.normalizers
             let byteLevel = pre.byteLevel
             let escapesSpaces = normalizers.contains(where: \.escapesSpaces)
 
             guard let vocab = model["vocab"]?.members else { throw ModelFileError.missing(path: path, key: "model.vocab") }
-            let document = root.document
             var builder = VocabularyBuilder(path: path, capacity: vocab.count)
             var text: [UInt8] = [], scratch: [UInt8] = []
             var byteFallbackIDs = [UInt32](repeating: .max, count: 256)
             for member in vocab {
-                let key = member.key, value = member.value
                 text.removeAll(keepingCapacity: true)
-                document.appendBytes(of: key, to: &text)
-                guard case .number(let number) = value, let id = Int(exactly: number), id >= 0 else {
+                text.append(contentsOf: member.key.utf8)
+                guard let id = member.value.intValue, id >= 0 else {
                     throw ModelFileError.malformed(path: path, reason: "the vocabulary entry \(String(decoding: text, as: UTF8.self).debugDescription) has no id")
                 }
                 // Checked before any table is sized by the id (Vocabulary.build only sees mergeable tokens).
@@ -88,18 +91,18 @@ enum HuggingFaceTokenizerFile {
                     }
                 }
             }
-            for added in root["added_tokens"]?.array ?? [] {
-                guard let content = added["content"]?.string, let id = added["id"]?.int, !content.isEmpty else { continue }
+            for added in root["added_tokens"]?.elements ?? [] {
+                guard let content = added["content"]?.stringValue, let id = added["id"]?.intValue, !content.isEmpty else { continue }
                 guard (0...VocabularyBuilder.maximumID).contains(id) else {
                     throw ModelFileError.malformed(path: path, reason: "the added token \(content.debugDescription) has id \(id); ids go from 0 to \(VocabularyBuilder.maximumID)")
                 }
-                if added["special"]?.bool ?? false {
+                if added["special"]?.boolValue ?? false {
                     builder.addSpecial(id, text: content)
                 } else {
                     builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
-                                                             stripLeft: added["lstrip"]?.bool ?? false,
-                                                             stripRight: added["rstrip"]?.bool ?? false,
-                                                             singleWord: added["single_word"]?.bool ?? false))
+                                                             stripLeft: added["lstrip"]?.boolValue ?? false,
+                                                             stripRight: added["rstrip"]?.boolValue ?? false,
+                                                             singleWord: added["single_word"]?.boolValue ?? false))
                 }
             }
             let vocabulary = try builder.vocabulary()
@@ -113,15 +116,15 @@ enum HuggingFaceTokenizerFile {
                 }
             }
             var unknownID = UInt32.max
-            if let unk = model["unk_token"]?.string {
+            if let unk = model["unk_token"]?.stringValue {
                 var unk = unk
                 unknownID = unk.withUTF8 { vocabulary.id(of: $0.baseAddress!, count: $0.count) } ?? .max
             }
             let encoder = MergeListEncoder(
                 vocabulary: vocabulary, pairs: pairs, byteLevel: byteLevel,
-                ignoreMerges: model["ignore_merges"]?.bool ?? false, byteIDs: byteIDs,
-                unknownID: unknownID, fuseUnknown: model["fuse_unk"]?.bool ?? false,
-                byteFallback: model["byte_fallback"]?.bool ?? false)
+                ignoreMerges: model["ignore_merges"]?.boolValue ?? false, byteIDs: byteIDs,
+                unknownID: unknownID, fuseUnknown: model["fuse_unk"]?.boolValue ?? false,
+                byteFallback: model["byte_fallback"]?.boolValue ?? false)
             let normalizer: Normalizer? = normalizers.isEmpty ? nil : normalizers.count == 1 ? normalizers[0] : .sequence(normalizers)
             let pipeline = OpenModelPipeline(
                 model: .mergeList(encoder), normalizer: normalizer, steps: pre.steps,
@@ -133,9 +136,8 @@ enum HuggingFaceTokenizerFile {
         }
 
         /// `merges`: `"a b"` strings or `["a", "b"]` pairs; rank = position.
-        private func merges(_ value: JSON?, _ vocabulary: Vocabulary, byteLevel: Bool) throws -> PairTable {
-            guard let value, case .array(let list) = value.value else { throw ModelFileError.missing(path: path, key: "model.merges") }
-            let document = value.document
+        private func merges(_ value: OrderedJSON?, _ vocabulary: Vocabulary, byteLevel: Bool) throws -> PairTable {
+            guard let list = value?.elements else { throw ModelFileError.missing(path: path, key: "model.merges") }
             let pairs = PairTable(capacity: list.count)
             var text: [UInt8] = [], merged: [UInt8] = []
             for (rank, merge) in list.enumerated() {
@@ -143,7 +145,7 @@ enum HuggingFaceTokenizerFile {
                 var split: Int
                 switch merge {
                 case .string(let s):
-                    document.appendBytes(of: s, to: &text)
+                    text.append(contentsOf: s.utf8)
                     guard let space = text.firstIndex(of: 0x20) else {
                         throw ModelFileError.malformed(path: path, reason: "merge \(rank + 1) \(String(decoding: text, as: UTF8.self).debugDescription) is not two tokens separated by a space")
                     }
@@ -151,9 +153,9 @@ enum HuggingFaceTokenizerFile {
                     split = space
                 case .array(let pair) where pair.count == 2:
                     guard case .string(let a) = pair[0], case .string(let b) = pair[1] else { fallthrough }
-                    document.appendBytes(of: a, to: &text)
+                    text.append(contentsOf: a.utf8)
                     split = text.count
-                    document.appendBytes(of: b, to: &text)
+                    text.append(contentsOf: b.utf8)
                 default:
                     throw ModelFileError.malformed(path: path, reason: "merge \(rank + 1) is neither \"a b\" nor [\"a\", \"b\"]")
                 }
@@ -172,23 +174,23 @@ enum HuggingFaceTokenizerFile {
             return pairs
         }
 
-        private func normalizer(_ n: JSON) throws -> Normalizer {
-            let type = n["type"]?.string ?? "?"
+        private func normalizer(_ n: OrderedJSON) throws -> Normalizer {
+            let type = n["type"]?.stringValue ?? "?"
             switch type {
             case "NFC": return .nfc
             case "NFD": return .nfd
             case "NFKC": return .nfkc
             case "NFKD": return .nfkd
             case "Lowercase": return .lowercase
-            case "Strip": return .strip(left: n["strip_left"]?.bool ?? true, right: n["strip_right"]?.bool ?? true)
-            case "Prepend": return .prepend(Array((n["prepend"]?.string ?? "").utf8))
+            case "Strip": return .strip(left: n["strip_left"]?.boolValue ?? true, right: n["strip_right"]?.boolValue ?? true)
+            case "Prepend": return .prepend(Array((n["prepend"]?.stringValue ?? "").utf8))
             case "Replace":
-                guard let literal = n["pattern"]?["String"]?.string else {
+                guard let literal = n["pattern"]?["String"]?.stringValue else {
                     throw unsupported("the Replace normalizer with a regex pattern", Normalizer.supportedNames)
                 }
-                return .replace(pattern: Array(literal.utf8), content: Array((n["content"]?.string ?? "").utf8))
+                return .replace(pattern: Array(literal.utf8), content: Array((n["content"]?.stringValue ?? "").utf8))
             case "Sequence":
-                return .sequence(try (n["normalizers"]?.array ?? []).map(normalizer))
+                return .sequence(try (n["normalizers"]?.elements ?? []).map(normalizer))
             default:
                 throw unsupported("the \(type) normalizer", Normalizer.supportedNames)
             }
@@ -203,44 +205,44 @@ enum HuggingFaceTokenizerFile {
             var byteLevel = false
         }
 
-        private func preTokenizer(_ p: JSON, into parts: inout PreTokenizerParts) throws {
-            let type = p["type"]?.string ?? "?"
+        private func preTokenizer(_ p: OrderedJSON, into parts: inout PreTokenizerParts) throws {
+            let type = p["type"]?.stringValue ?? "?"
             let first = parts.steps.isEmpty
             switch type {
             case "Sequence":
-                for inner in p["pretokenizers"]?.array ?? [] { try preTokenizer(inner, into: &parts) }
+                for inner in p["pretokenizers"]?.elements ?? [] { try preTokenizer(inner, into: &parts) }
             case "Split":
                 let regex: String
-                if let r = p["pattern"]?["Regex"]?.string { regex = r }
-                else if let s = p["pattern"]?["String"]?.string { regex = NSRegularExpression.escapedPattern(for: s) }
+                if let r = p["pattern"]?["Regex"]?.stringValue { regex = r }
+                else if let s = p["pattern"]?["String"]?.stringValue { regex = NSRegularExpression.escapedPattern(for: s) }
                 else { throw ModelFileError.missing(path: path, key: "pre_tokenizer Split pattern") }
-                let behaviorName = p["behavior"]?.string ?? "Isolated"
+                let behaviorName = p["behavior"]?.stringValue ?? "Isolated"
                 guard let behavior = SplitBehavior(rawValue: behaviorName) else {
                     throw unsupported("the Split behaviour \(behaviorName)", SplitBehavior.allCases.map(\.rawValue))
                 }
-                parts.steps.append(try SplitStep.split(pattern: regex, behavior: behavior, invert: p["invert"]?.bool ?? false))
+                parts.steps.append(try SplitStep.split(pattern: regex, behavior: behavior, invert: p["invert"]?.boolValue ?? false))
             case "ByteLevel":
                 parts.byteLevel = true
-                if p["add_prefix_space"]?.bool ?? true {
+                if p["add_prefix_space"]?.boolValue ?? true {
                     guard first else { throw unsupported("ByteLevel with add_prefix_space after another pre-tokenizer", ["ByteLevel add_prefix_space as the first pre-tokenizer"]) }
                     parts.normalizers.append(.prefixSpace)
                 }
-                if p["use_regex"]?.bool ?? true { parts.steps.append(.scanner(.gpt2)) }
+                if p["use_regex"]?.boolValue ?? true { parts.steps.append(.scanner(.gpt2)) }
             case "Digits":
-                parts.steps.append(.characters(.number, p["individual_digits"]?.bool ?? false ? .isolated : .contiguous))
+                parts.steps.append(.characters(.number, p["individual_digits"]?.boolValue ?? false ? .isolated : .contiguous))
             case "Punctuation":
-                let behaviorName = p["behavior"]?.string ?? "Isolated"
+                let behaviorName = p["behavior"]?.stringValue ?? "Isolated"
                 guard let behavior = SplitBehavior(rawValue: behaviorName) else {
                     throw unsupported("the Punctuation behaviour \(behaviorName)", SplitBehavior.allCases.map(\.rawValue))
                 }
                 parts.steps.append(.characters(.punctuation, behavior))
             case "Metaspace":
                 guard first else { throw unsupported("Metaspace after another pre-tokenizer", ["Metaspace as the first pre-tokenizer"]) }
-                let replacement = Array((p["replacement"]?.string ?? "\u{2581}").utf8)
-                let scheme = p["prepend_scheme"]?.string ?? ((p["add_prefix_space"]?.bool ?? true) ? "always" : "never")
+                let replacement = Array((p["replacement"]?.stringValue ?? "\u{2581}").utf8)
+                let scheme = p["prepend_scheme"]?.stringValue ?? ((p["add_prefix_space"]?.boolValue ?? true) ? "always" : "never")
                 parts.normalizers.append(.replace(pattern: [0x20], content: replacement))
                 if scheme != "never" { parts.normalizers.append(.prepend(replacement)) }
-                if p["split"]?.bool ?? true {
+                if p["split"]?.boolValue ?? true {
                     let escaped = NSRegularExpression.escapedPattern(for: String(decoding: replacement, as: UTF8.self))
                     parts.steps.append(try SplitStep.split(pattern: escaped, behavior: .mergedWithNext))
                 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import ContextKit
+import ContextKitJSON
 
 @Suite struct GenerableSourceParserTests {
     private func schema(_ source: String, root: String? = nil) throws -> OrderedJSON {

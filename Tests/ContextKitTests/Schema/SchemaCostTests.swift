@@ -1,5 +1,6 @@
 import Testing
 @testable import ContextKit
+import ContextKitJSON
 
 @Suite struct SchemaCostTests {
     /// Apple's on-device model as the field notes measure it: 4,096 tokens,

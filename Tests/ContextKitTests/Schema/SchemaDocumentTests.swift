@@ -1,5 +1,6 @@
 import Testing
 @testable import ContextKit
+import ContextKitJSON
 
 @Suite struct SchemaDocumentTests {
     @Test func detectsAppleGenerationSchemaByXOrder() throws {
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func invalidJSONCarriesLineAndColumn() {
-        #expect(throws: SchemaError.invalidJSON(JSONParseError(line: 2, column: 1, reason: "trailing comma before '}'"))) {
+        #expect(throws: SchemaError.invalidJSON(JSONParseError(line: 2, column: 1, byteOffset: 18, reason: "trailing comma before '}'"))) {
             try SchemaDocument.load("{\"type\":\"object\",\n}")
         }
     }
@@ -102,7 +103,7 @@ import Testing
 
     @Test func everyErrorSaysWhatToDo() {
         let errors: [SchemaError] = [
-            .invalidJSON(JSONParseError(line: 1, column: 2, reason: "r")), .danglingReference(reference: "#/a", at: "#"),
+            .invalidJSON(JSONParseError(line: 1, column: 2, byteOffset: 1, reason: "r")), .danglingReference(reference: "#/a", at: "#"),
             .cyclicReference(chain: ["#/a", "#/a"]), .externalReference(reference: "x", at: "#"), .notASchema(reason: "the tool list is empty"),
             .noGenerableType, .unknownType(name: "X", known: ["A"]),
         ]
@@ -110,6 +111,6 @@ import Testing
             #expect(error.description.count > 35)
         }
         #expect(SchemaError.unsupportedSwift(line: 3, construct: "dictionary type", hint: "use an array").description == "line 3: unsupported dictionary type; use an array")
-        #expect(SchemaError.invalidJSON(JSONParseError(line: 4, column: 7, reason: "r")).description.contains("line 4, column 7"))
+        #expect(SchemaError.invalidJSON(JSONParseError(line: 4, column: 7, byteOffset: 30, reason: "r")).description.contains("line 4, column 7"))
     }
 }

@@ -1,28 +1,55 @@
-/// A strict JSON parser (RFC 8259) that keeps object key order and says where
-/// a text stops being JSON.
+/// The one JSON reader: strict RFC 8259 over UTF-8 bytes, keeping object key
+/// order, saying where a text stops being JSON (line, column, byte offset and
+/// what was expected there).
 ///
 /// Foundation's JSONSerialization returns unordered dictionaries and reports
 /// errors as byte offsets at best; a schema's token count depends on key
-/// order and a user fixing a file needs a line and column.
+/// order and a user fixing a file needs a line and column. It is also more
+/// lenient, so this reader never is: whatever it accepts, Foundation accepts
+/// too. Where the two differ, on purpose:
+/// - trailing commas (`[1,]`, `{"a": 1,}`): Foundation takes them, RFC 8259
+///   does not, and neither does this reader;
+/// - UTF-16 and UTF-32: Foundation guesses them from NUL bytes in the first
+///   four bytes or a UTF-16 byte order mark; this reader reads UTF-8 only;
+/// - a number beyond a `Double`'s range as the value of a key that comes
+///   again later in its object: Foundation converts a number only when it
+///   keeps it, so it never sees that one; this reader refuses it wherever
+///   it stands.
+///
+/// Both skip a UTF-8 byte order mark at the start (RFC 8259 §8.1 allows it),
+/// refuse lone surrogate escapes (`"\ud800"` names no character), refuse a
+/// number beyond a `Double`'s range (`1e400`; RFC 8259 §6 lets a reader set
+/// limits), and nest at most 512 arrays and objects. Both accept a key given
+/// twice: `OrderedJSON` keeps both members in order and its subscript returns
+/// the first.
 public struct JSONParser {
     /// Nesting beyond this is refused rather than risking the stack.
     public static let maximumDepth = 512
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
+    /// Reads `text` as one JSON value.
     public static func parse(_ text: String) throws(JSONParseError) -> OrderedJSON {
-        try parse(Array(text.utf8))
+        var text = text
+        return try text.withUTF8 { utf8 in Result { () throws(JSONParseError) in try parse(utf8) } }.get()
     }
 
+    /// Reads UTF-8 `bytes` as one JSON value.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> OrderedJSON {
+        try bytes.withUnsafeBufferPointer { buffer in Result { () throws(JSONParseError) in try parse(buffer) } }.get()
+    }
+
+    /// Reads UTF-8 `bytes` as one JSON value; the value keeps nothing of the
+    /// buffer, so a mapped file can be unmapped afterwards.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> OrderedJSON {
         var parser = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        if bytes.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
         parser.skipWhitespace()
         guard parser.index < bytes.count else { throw parser.error("the file is empty; expected a JSON value") }
         let value = try parser.parseValue()
@@ -32,6 +59,8 @@ public struct JSONParser {
         }
         return value
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     // MARK: Values
 
@@ -109,8 +138,9 @@ public struct JSONParser {
         if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep") }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(JSONParseError) {
-        for byte in literal.utf8 {
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let word = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for byte in word {
             guard index < bytes.count, bytes[index] == byte else {
                 throw error("unexpected \(describeCurrent()); expected '\(literal)'")
             }
@@ -123,7 +153,26 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         let start = index
         index += 1
-        var out: [UInt8] = []
+        // Most strings (every key and token of a tokenizer.json) have no
+        // escape: they become a String straight from the input's bytes.
+        var highBits: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<index])
+                index += 1
+                if highBits < 0x80 { return String(decoding: content, as: UTF8.self) }
+                guard let text = String(validating: content, as: UTF8.self) else {
+                    index = start
+                    throw error("the string is not valid UTF-8")
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            highBits |= byte
+            index += 1
+        }
+        var out = Array(bytes[(start + 1)..<index])
         while true {
             guard index < bytes.count else {
                 index = start
@@ -199,6 +248,7 @@ public struct JSONParser {
 
     // MARK: Numbers
 
+    /// The number's literal text, checked against RFC 8259's grammar.
     private mutating func parseNumber() throws(JSONParseError) -> String {
         let start = index
         if peek(UInt8(ascii: "-")) { index += 1 }
@@ -210,6 +260,8 @@ public struct JSONParser {
         } else {
             throw error("unexpected \(describeCurrent()); expected a digit")
         }
+        // A Double's largest finite value has 309 digits before the point.
+        var mayOverflow = index - start >= 309
         if peek(UInt8(ascii: ".")) {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit after the decimal point") }
@@ -220,8 +272,16 @@ public struct JSONParser {
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("expected a digit in the exponent") }
             skipDigits()
+            mayOverflow = true
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        // Foundation refuses what rounds to infinity; so does this reader, to be
+        // never the more lenient (and every number it keeps is a Double too).
+        if mayOverflow, let value = Double(literal), !value.isFinite {
+            index = start
+            throw error("the number \(literal.count > 40 ? String(literal.prefix(40)) + "…" : literal) is too large; numbers go up to ±1.7976931348623157e308")
+        }
+        return literal
     }
 
     private mutating func skipDigits() {
@@ -272,17 +332,18 @@ public struct JSONParser {
             // Show the whole character the byte starts, not a lone UTF-8 byte.
             var end = index + 1
             while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-            if let text = String(validating: bytes[index..<end], as: UTF8.self) { return "'\(text)'" }
+            if let text = String(validating: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self) { return "'\(text)'" }
         }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
-    /// The error at the current position, with a 1-based line and a column
-    /// counted in Unicode scalars (what an editor shows for most text).
+    /// The error at the current position: its byte offset, a 1-based line and
+    /// a column counted in Unicode scalars (what an editor shows for most
+    /// text). Counted only now, so reading pays nothing for positions.
     private func error(_ reason: String) -> JSONParseError {
         var line = 1
         var column = 1
-        var position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var position = bytes.starts(with: Self.byteOrderMark) ? Self.byteOrderMark.count : 0
         let end = min(index, bytes.count)
         while position < end {
             let byte = bytes[position]
@@ -294,6 +355,6 @@ public struct JSONParser {
             }
             position += 1
         }
-        return JSONParseError(line: line, column: column, reason: reason)
+        return JSONParseError(line: line, column: column, byteOffset: end, reason: reason)
     }
 }

@@ -1,7 +1,11 @@
-/// Writes a `OrderedJSON` back out the way a given producer would, because the
-/// bytes the model sees decide the token count.
+/// The one JSON writer: an `OrderedJSON` written back out the way a given
+/// producer would, because the bytes a model sees decide the token count and
+/// the bytes a tool prints are what scripts and people read.
+///
+/// Keys come out in the value's order; numbers as their literal text, so
+/// what `JSONParser` read is written back unchanged and reads back equal.
 public struct JSONWriter: Sendable {
-    /// Separators and escaping of one producer.
+    /// Separators, line breaks and escaping of one producer.
     public enum Style: Sendable, Equatable {
         /// No whitespace. With `escapingSlashes`, `/` becomes `\/` as Foundation's
         /// `JSONEncoder` writes it unless told `.withoutEscapingSlashes`.
@@ -9,53 +13,89 @@ public struct JSONWriter: Sendable {
         /// `", "` and `": "` separators, as Python's `json.dumps` and the
         /// `tojson` filter of Jinja chat templates write them.
         case spaced
+        /// One member per line, indented by two spaces per level; an array
+        /// that holds no array or object stays on one line (`[1, 2]`). What
+        /// ContextKit's tools print for `--json`.
+        case pretty
     }
 
-    /// The producer this writer imitates.
+    /// How values are laid out.
     public let style: Style
+    /// Whether DEL, the C1 controls and U+2028/9 are escaped too (see `appendQuoted`).
+    public let escapingInvisible: Bool
 
-    /// A writer in `style`.
-    public init(style: Style) {
+    /// A writer for `style`; `escapingInvisible` for text bound for a terminal.
+    public init(style: Style, escapingInvisible: Bool = false) {
         self.style = style
+        self.escapingInvisible = escapingInvisible
     }
 
-    /// The JSON text of `value`, keys in their stored order, on one line.
+    /// `value` as JSON text.
     public func write(_ value: OrderedJSON) -> String {
         var out = ""
-        write(value, into: &out)
+        write(value, indent: "", into: &out)
         return out
     }
 
-    private func write(_ value: OrderedJSON, into out: inout String) {
+    private func write(_ value: OrderedJSON, indent: String, into out: inout String) {
         switch value {
         case .null: out += "null"
         case let .bool(flag): out += flag ? "true" : "false"
         case let .number(literal): out += literal
         case let .string(text): writeString(text, into: &out)
         case let .array(elements):
+            if style == .pretty, elements.contains(where: { $0.elements != nil || $0.members != nil }) {
+                let inner = indent + "  "
+                out += "[\n"
+                for (offset, element) in elements.enumerated() {
+                    if offset > 0 { out += ",\n" }
+                    out += inner
+                    write(element, indent: inner, into: &out)
+                }
+                out += "\n" + indent + "]"
+                return
+            }
             out += "["
             for (offset, element) in elements.enumerated() {
                 if offset > 0 { out += itemSeparator }
-                write(element, into: &out)
+                write(element, indent: indent, into: &out)
             }
             out += "]"
         case let .object(members):
+            if style == .pretty, !members.isEmpty {
+                let inner = indent + "  "
+                out += "{\n"
+                for (offset, member) in members.enumerated() {
+                    if offset > 0 { out += ",\n" }
+                    out += inner
+                    writeString(member.key, into: &out)
+                    out += ": "
+                    write(member.value, indent: inner, into: &out)
+                }
+                out += "\n" + indent + "}"
+                return
+            }
             out += "{"
             for (offset, member) in members.enumerated() {
                 if offset > 0 { out += itemSeparator }
                 writeString(member.key, into: &out)
                 out += keySeparator
-                write(member.value, into: &out)
+                write(member.value, indent: indent, into: &out)
             }
             out += "}"
         }
     }
 
-    private var itemSeparator: String { style == .spaced ? ", " : "," }
-    private var keySeparator: String { style == .spaced ? ": " : ":" }
+    private var isCompact: Bool {
+        if case .compact = style { return true }
+        return false
+    }
+
+    private var itemSeparator: String { isCompact ? "," : ", " }
+    private var keySeparator: String { isCompact ? ":" : ": " }
 
     private func writeString(_ text: String, into out: inout String) {
-        Self.appendQuoted(text, to: &out, escapingSlashes: style == .compact(escapingSlashes: true))
+        Self.appendQuoted(text, to: &out, escapingSlashes: style == .compact(escapingSlashes: true), escapingInvisible: escapingInvisible)
     }
 
     /// Appends `text` as a JSON string literal, escaped as Python's
@@ -63,7 +103,7 @@ public struct JSONWriter: Sendable {
     /// characters). `escapingSlashes` also writes `/` as `\/`, as Foundation
     /// does; `escapingInvisible` also escapes DEL, the C1 controls and U+2028/9,
     /// which JSON allows raw but which a terminal or JavaScript may act on.
-    package static func appendQuoted(_ text: String, to out: inout String, escapingSlashes: Bool = false, escapingInvisible: Bool = false) {
+    public static func appendQuoted(_ text: String, to out: inout String, escapingSlashes: Bool = false, escapingInvisible: Bool = false) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -86,7 +126,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// `text` as a JSON string literal; see `appendQuoted`.
-    package static func quoted(_ text: String, escapingInvisible: Bool = false) -> String {
+    public static func quoted(_ text: String, escapingInvisible: Bool = false) -> String {
         var out = ""
         appendQuoted(text, to: &out, escapingInvisible: escapingInvisible)
         return out

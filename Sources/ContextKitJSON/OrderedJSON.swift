@@ -1,16 +1,49 @@
-/// A JSON value that keeps object members in the order they were written.
+/// A JSON value that keeps object members in the order they were written:
+/// the one JSON model of ContextKit, read by `JSONParser` and written by
+/// `JSONWriter`.
 ///
 /// Key order changes how a schema tokenizes (`"type":"string","description"`
 /// merges differently from the reverse), and Apple's `x-order` relies on it,
-/// so objects are ordered member lists, not dictionaries. Numbers keep their
-/// literal text so that `3` stays `3` and `0.50` stays `0.50` when re-encoded.
+/// so objects are ordered member lists, not dictionaries (a list also keeps a
+/// key given twice, as it was written, and is cheap to build for the
+/// 150,000 entries of a tokenizer.json vocabulary, which are walked in order,
+/// never looked up). Numbers keep their literal text so that `3` stays `3`, `0.50`
+/// stays `0.50` and an integer beyond `Int64` keeps its digits when re-encoded.
 public enum OrderedJSON: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number as its literal text, which must follow JSON's grammar
+    /// (`-0`, `2.50`, `1e3`); `int(_:)` and `double(_:)` make one from Swift.
     case number(String)
+    /// A string, escapes resolved.
     case string(String)
+    /// An array.
     case array([OrderedJSON])
+    /// An object: its members in written order.
     case object([JSONMember])
+
+    /// An integer.
+    public static func int(_ value: Int) -> OrderedJSON { .number(String(value)) }
+
+    /// A `Double`, written so that it reads back as the same `Double`: a
+    /// whole value below 10^15 without a fraction (`3`, not `3.0`; `-0`
+    /// keeps its sign), any other in Swift's shortest round-trip form (`0.1`,
+    /// `1e+16`). NaN and the infinities, which JSON cannot write, become null.
+    public static func double(_ value: Double) -> OrderedJSON {
+        guard value.isFinite else { return .null }
+        if value == 0, value.sign == .minus { return .number("-0") }
+        if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int(value))) }
+        return .number(String(value))
+    }
+
+    /// The integer, or null for `nil`.
+    public static func optional(_ value: Int?) -> OrderedJSON { value.map(int) ?? .null }
+    /// The `Double` (see `double(_:)`), or null for `nil`.
+    public static func optional(_ value: Double?) -> OrderedJSON { value.map(double) ?? .null }
+    /// The string, or null for `nil`.
+    public static func optional(_ value: String?) -> OrderedJSON { value.map(OrderedJSON.string) ?? .null }
 
     /// The value of `key` when this is an object that has it (the first one, if repeated).
     public subscript(key: String) -> OrderedJSON? {
@@ -18,19 +51,41 @@ public enum OrderedJSON: Equatable, Sendable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The members, when this is an object.
     public var members: [JSONMember]? {
         if case let .object(members) = self { return members }
         return nil
     }
 
+    /// The elements, when this is an array.
     public var elements: [OrderedJSON]? {
         if case let .array(elements) = self { return elements }
         return nil
     }
 
+    /// The string, when this is one.
     public var stringValue: String? {
         if case let .string(text) = self { return text }
         return nil
+    }
+
+    /// The flag, when this is `true` or `false`.
+    public var boolValue: Bool? {
+        if case let .bool(flag) = self { return flag }
+        return nil
+    }
+
+    /// The nearest `Double`, when this is a number.
+    public var doubleValue: Double? {
+        if case let .number(literal) = self { return Double(literal) }
+        return nil
+    }
+
+    /// The number as an `Int`, when it is a whole number one can hold:
+    /// `3`, `-0`, and (through a `Double`) `3.0` or `1e2`.
+    public var intValue: Int? {
+        guard case let .number(literal) = self else { return nil }
+        return Int(literal) ?? Double(literal).flatMap { Int(exactly: $0) }
     }
 
     /// The object without `key` (unchanged when it is not an object).
@@ -64,7 +119,9 @@ public enum OrderedJSON: Equatable, Sendable {
 
     /// One step of a path into nested JSON.
     public enum PathStep: Equatable, Hashable, Sendable {
+        /// The member of an object with this key (the first, if repeated).
         case key(String)
+        /// The element of an array at this position, from 0.
         case index(Int)
     }
 

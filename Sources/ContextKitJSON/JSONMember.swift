@@ -1,11 +1,11 @@
 /// One `"key": value` pair of a JSON object, in written order.
 public struct JSONMember: Equatable, Sendable {
-    /// The member's name.
+    /// The key, escapes resolved.
     public var key: String
-    /// The member's value.
+    /// The value.
     public var value: OrderedJSON
 
-    /// The pair `"key": value`.
+    /// The member `key: value`.
     public init(_ key: String, _ value: OrderedJSON) {
         self.key = key
         self.value = value

@@ -1,0 +1,107 @@
+import ContextKitJSON
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct JSONWriterTests {
+    static let writers = [
+        JSONWriter(style: .compact(escapingSlashes: true)), JSONWriter(style: .compact(escapingSlashes: false)),
+        JSONWriter(style: .spaced), JSONWriter(style: .pretty, escapingInvisible: true),
+    ]
+
+    let value = OrderedJSON.object([
+        JSONMember("url", .string("a/b")),
+        JSONMember("list", .array([.number("1"), .number("2.50"), .null, .bool(true)])),
+        JSONMember("text", .string("quote \" backslash \\ line\nbell \u{07}")),
+    ])
+
+    @Test func compactLikeJSONEncoderEscapesSlashes() {
+        #expect(JSONWriter(style: .compact(escapingSlashes: true)).write(value)
+            == #"{"url":"a\/b","list":[1,2.50,null,true],"text":"quote \" backslash \\ line\nbell \u0007"}"#)
+    }
+
+    @Test func compactWithoutSlashEscapes() {
+        #expect(JSONWriter(style: .compact(escapingSlashes: false)).write(value).hasPrefix(#"{"url":"a/b","#))
+    }
+
+    @Test func spacedLikePythonJSONDumps() {
+        #expect(JSONWriter(style: .spaced).write(.object([JSONMember("a", .array([.number("1"), .number("2")]))]))
+            == #"{"a": [1, 2]}"#)
+    }
+
+    @Test func roundTripsThroughTheParser() throws {
+        let text = JSONWriter(style: .compact(escapingSlashes: true)).write(value)
+        #expect(try JSONParser.parse(text) == value)
+    }
+
+    @Test func quotedEscapesWhatPythonEscapesAndInvisiblesOnlyWhenAsked() {
+        let text = "tab\t bs\u{08} ff\u{0C} del\u{7F} c1\u{85} ls\u{2028} é😀"
+        #expect(JSONWriter.quoted(text) == "\"tab\\t bs\\b ff\\f del\u{7F} c1\u{85} ls\u{2028} é😀\"")
+        #expect(JSONWriter.quoted(text, escapingInvisible: true)
+            == #""tab\t bs\b ff\f del\u007f c1\u0085 ls\u2028 é😀""#)
+    }
+
+    @Test func prettyIndentsContainersAndKeepsScalarArraysOnOneLine() {
+        let value = OrderedJSON.object([
+            JSONMember("name", .string("a/b")),
+            JSONMember("ids", .array([.int(1), .int(2)])),
+            JSONMember("empty", .object([])),
+            JSONMember("rows", .array([.object([JSONMember("x", .null)]), .array([])])),
+        ])
+        #expect(JSONWriter(style: .pretty).write(value) == """
+            {
+              "name": "a/b",
+              "ids": [1, 2],
+              "empty": {},
+              "rows": [
+                {
+                  "x": null
+                },
+                []
+              ]
+            }
+            """)
+    }
+
+    @Test func aWriterForATerminalEscapesInvisibles() {
+        #expect(JSONWriter(style: .pretty, escapingInvisible: true).write(.array([.string("c1\u{85} ls\u{2028}")])) == #"["c1\u0085 ls\u2028"]"#)
+        #expect(JSONWriter(style: .pretty).write(.array([.string("c1\u{85}")])) == "[\"c1\u{85}\"]")
+    }
+
+    @Test func numbersFromSwiftReadBackAsTheSameValue() throws {
+        #expect(OrderedJSON.int(-42) == .number("-42"))
+        #expect(OrderedJSON.double(3) == .number("3"))
+        #expect(OrderedJSON.double(-0.0) == .number("-0"))
+        #expect(OrderedJSON.double(0.1) == .number("0.1"))
+        #expect(OrderedJSON.double(1e16) == .number("1e+16"))
+        #expect(OrderedJSON.double(.nan) == .null)
+        #expect(OrderedJSON.double(-.infinity) == .null)
+        #expect(OrderedJSON.optional(nil as Int?) == .null)
+        #expect(OrderedJSON.optional("x") == .string("x"))
+        for double in [0.1, -2.5e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 123456789.125, 1e15, -0.0, Double.pi] {
+            let read = try JSONParser.parse(JSONWriter(style: .spaced).write(.double(double)))
+            #expect(read.doubleValue == double && read.doubleValue?.sign == double.sign, "\(double)")
+        }
+        #expect(try JSONParser.parse("[9223372036854775807, 9223372036854775808, 1e2, 2.5, -0]").elements?.map(\.intValue)
+            == [.max, nil, 100, nil, 0])
+    }
+
+    @Test func everyControlCharacterIsEscapedAndReadsBack() throws {
+        let text = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar($0)! })) + "\u{7F}\u{9F}\u{2028}\u{2029}\u{FEFF}😀"
+        for writer in Self.writers {
+            let written = writer.write(.string(text))
+            #expect(!written.unicodeScalars.contains { $0.value < 0x20 }, "\(writer.style)")
+            #expect(try JSONParser.parse(written) == .string(text), "\(writer.style)")
+        }
+    }
+
+    @Test func aTokenizerFileReadsBackEqualFromEveryStyle() throws {
+        let url = TestRepository.shared.appendingPathComponent("data/hf/claude-legacy.tokenizer.json")
+        guard FileManager.default.fileExists(atPath: url.path) || TestRepository.isCI else { return }
+        let value = try JSONParser.parse([UInt8](try Data(contentsOf: url)))
+        #expect(value["model"]?["vocab"]?.members?.count ?? 0 > 60_000)
+        for writer in Self.writers {
+            #expect(try JSONParser.parse(writer.write(value)) == value, "\(writer.style)")
+        }
+    }
+}
