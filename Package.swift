@@ -33,7 +33,7 @@ let package = Package(
             providers: [.apt(["libutf8proc-dev"])]
         ),
         .target(name: "TokenKit", dependencies: unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "ContextKit", dependencies: ["TokenKit"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "ContextKit", dependencies: ["TokenKit"], resources: [.copy("Resources")]),
         .target(name: "Summariser", dependencies: ["ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["TokenKit", "ContextKit"]),
         .executableTarget(name: "tokcount", dependencies: ["TokenKit", "ContextKit", "ToolSupport"]),
