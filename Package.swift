@@ -39,7 +39,7 @@ let package = Package(
         // every layer above shares one reader and one writer.
         .target(name: "ContextKitJSON"),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "TokenKit"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "TokenKit"], resources: [.copy("Resources")]),
         .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),

@@ -1,4 +1,4 @@
-import CUTF8Proc
+import TokenKit
 
 /// Where one sentence ends and the next begins: a small, documented rule set
 /// in the spirit of Unicode's sentence boundaries (UAX #29), tuned for cutting
@@ -72,7 +72,7 @@ public enum SentenceRules {
     /// A letter that continues a sentence when it starts the next word.
     static func isLowercase(_ c: UInt32) -> Bool {
         if c < 0x80 { return c >= 0x61 && c <= 0x7A }
-        return utf8proc_category(Int32(bitPattern: c)) == UTF8PROC_CATEGORY_LL
+        return UnicodeData.isLowercaseLetter(c)
     }
 
     /// The valid scalar that ends just before `end` and its first byte, not

@@ -1,4 +1,3 @@
-import CUTF8Proc
 import Foundation
 
 /// Text rewritten by a normalizer, with where each byte came from, so that
@@ -78,14 +77,14 @@ indirect enum Normalizer: Sendable {
     private func step(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, origins: [Int32]?) -> NormalizedText? {
         @inline(__always) func origin(_ k: Int) -> Int32 { origins?[k] ?? Int32(k) }
         switch self {
-        case .nfc: return Self.unicodeNormalize(p, from, to, origins, Self.options(UTF8PROC_STABLE, UTF8PROC_COMPOSE))
-        case .nfd: return Self.unicodeNormalize(p, from, to, origins, Self.options(UTF8PROC_STABLE, UTF8PROC_DECOMPOSE))
-        case .nfkc: return Self.unicodeNormalize(p, from, to, origins, Self.options(UTF8PROC_STABLE, UTF8PROC_COMPOSE, UTF8PROC_COMPAT))
-        case .nfkd: return Self.unicodeNormalize(p, from, to, origins, Self.options(UTF8PROC_STABLE, UTF8PROC_DECOMPOSE, UTF8PROC_COMPAT))
+        case .nfc: return Self.unicodeNormalize(p, from, to, origins, .nfc)
+        case .nfd: return Self.unicodeNormalize(p, from, to, origins, .nfd)
+        case .nfkc: return Self.unicodeNormalize(p, from, to, origins, .nfkc)
+        case .nfkd: return Self.unicodeNormalize(p, from, to, origins, .nfkd)
         case .lowercase:
             return Self.mapCharacters(p, from, to, origins) { c in
-                let lower = utf8proc_tolower(Int32(c))
-                return lower == Int32(c) ? nil : UInt32(lower)
+                let lower = UnicodeData.simpleLowercase(c)
+                return lower == c ? nil : lower
             }
         case let .replace(pattern, content):
             guard !pattern.isEmpty, let first = Self.find(pattern, in: p, from, to) else { return nil }
@@ -119,10 +118,6 @@ indirect enum Normalizer: Sendable {
         case .sequence:
             return nil   // handled by `apply`
         }
-    }
-
-    private static func options(_ flags: utf8proc_option_t...) -> utf8proc_option_t {
-        utf8proc_option_t(rawValue: flags.reduce(0) { $0 | $1.rawValue })
     }
 
     private static func prepending(_ prefix: [UInt8], _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ origins: [Int32]?) -> NormalizedText {
@@ -161,25 +156,24 @@ indirect enum Normalizer: Sendable {
         return n
     }
 
-    /// NFC/NFD/NFKC/NFKD through utf8proc, touching only what can change.
+    /// NFC/NFD/NFKC/NFKD through the build's Unicode source, touching only
+    /// what can change.
     ///
-    /// Most characters are inert (see `isInert`): left as they are, and a wall
-    /// that no reordering or composition crosses. Only the stretches between
-    /// inert characters, with the inert character just before (a base letter
-    /// may compose with the marks after it), go through utf8proc; text whose
-    /// stretches all come out the same costs no copy.
-    private static func unicodeNormalize(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ origins: [Int32]?, _ options: utf8proc_option_t) -> NormalizedText? {
-        let compose = options.rawValue & UTF8PROC_COMPOSE.rawValue != 0
-        let compat = options.rawValue & UTF8PROC_COMPAT.rawValue != 0
+    /// Most characters are inert (see `NormalizationForm.isInert`): left as
+    /// they are, and a wall that no reordering or composition crosses. Only
+    /// the stretches between inert characters, with the inert character just
+    /// before (a base letter may compose with the marks after it), are
+    /// normalized; text whose stretches all come out the same costs no copy.
+    private static func unicodeNormalize(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ origins: [Int32]?, _ form: NormalizationForm) -> NormalizedText? {
         let cursor = UTF8Cursor(base: p, end: to, table: .shared)
         @inline(__always) func inert(_ i: Int) -> (Bool, Int) {
             if p[i] < 0x80 { return (true, 1) }
             let c = cursor.character(at: i)
-            return (c.value != 0xFFFF_FFFF && isInert(c.value, compose: compose, compat: compat), c.length)
+            return (c.value != 0xFFFF_FFFF && UnicodeData.isNormalizationInert(c.value, for: form), c.length)
         }
         var out: NormalizedText? = nil
         var copied = from
-        var buffer = [Int32](repeating: 0, count: 64)
+        var scratch: [UInt32] = []
         var previousStart = from
         var i = from
         while i < to {
@@ -197,7 +191,7 @@ indirect enum Normalizer: Sendable {
                 regionEnd += length
             }
             let original = UnsafeBufferPointer(start: p + regionStart, count: regionEnd - regionStart)
-            let normalized = normalizeRegion(p + regionStart, regionEnd - regionStart, &buffer, options)
+            let normalized = UnicodeData.normalize(p + regionStart, count: regionEnd - regionStart, to: form, scratch: &scratch)
             if let normalized, !normalized.elementsEqual(original) {
                 if out == nil { out = NormalizedText(capacity: (to - from) * 3 / 2) }
                 for k in copied..<regionStart { out!.bytes.append(p[k]); out!.origins.append(origins?[k] ?? Int32(k)) }
@@ -211,63 +205,6 @@ indirect enum Normalizer: Sendable {
         for k in copied..<to { result.bytes.append(p[k]); result.origins.append(origins?[k] ?? Int32(k)) }
         result.origins.append(origins?[to] ?? Int32(to))
         return result
-    }
-
-    /// Whether normalization leaves `c` as it is and cannot join it to its
-    /// neighbours: no decomposition that changes it, combining class 0, and
-    /// never the second character of a composition.
-    private static func isInert(_ c: UInt32, compose: Bool, compat: Bool) -> Bool {
-        let p = utf8proc_get_property(Int32(bitPattern: c)).pointee
-        guard p.combining_class == 0 else { return false }
-        if compose {
-            if p.comb_index != 0xFFFF && p.comb_index & 0x8000 != 0 { return false }
-            if (0x1161...0x1175).contains(c) || (0x11A8...0x11C2).contains(c) { return false }  // Hangul vowels and finals
-        } else if (0xAC00...0xD7A3).contains(c) {
-            return false   // Hangul syllables decompose
-        }
-        guard p.decomp_seqindex != 0xFFFF else { return true }
-        if compat { return false }
-        if p.decomp_type != 0 { return true }     // only a compatibility decomposition
-        return compose && !nfcChangesDecomposable.contains(c)
-    }
-
-    /// The characters with a canonical decomposition that NFC does not give
-    /// back (singletons, composition exclusions, non-starter decompositions).
-    private static let nfcChangesDecomposable: Set<UInt32> = {
-        var result = Set<UInt32>()
-        var buffer = [Int32](repeating: 0, count: 32)
-        let nfc = options(UTF8PROC_STABLE, UTF8PROC_COMPOSE)
-        for c in UInt32(0x80)..<0x30000 {
-            let p = utf8proc_get_property(Int32(c)).pointee
-            guard p.decomp_seqindex != 0xFFFF, p.decomp_type == 0, let scalar = Unicode.Scalar(c) else { continue }
-            let bytes = Array(String(Character(scalar)).utf8)
-            let same = bytes.withUnsafeBufferPointer { b in
-                normalizeRegion(b.baseAddress!, b.count, &buffer, nfc).map { $0.elementsEqual(b) } ?? false
-            }
-            if !same { result.insert(c) }
-        }
-        return result
-    }()
-
-    /// The normalized bytes of a stretch of text, or nil if utf8proc rejects it (invalid UTF-8).
-    private static func normalizeRegion(_ p: UnsafePointer<UInt8>, _ n: Int, _ buffer: inout [Int32], _ options: utf8proc_option_t) -> [UInt8]? {
-        while true {
-            let count = buffer.withUnsafeMutableBufferPointer { b in
-                utf8proc_decompose(p, n, b.baseAddress, b.count - 1, options)
-            }
-            if count < 0 { return nil }
-            if count >= buffer.count - 1 {
-                buffer = [Int32](repeating: 0, count: count * 2 + 2)
-                continue
-            }
-            return buffer.withUnsafeMutableBufferPointer { b -> [UInt8]? in
-                let bytes = utf8proc_reencode(b.baseAddress, count, options)
-                guard bytes >= 0 else { return nil }
-                return UnsafeRawPointer(b.baseAddress!).withMemoryRebound(to: UInt8.self, capacity: bytes) {
-                    Array(UnsafeBufferPointer(start: $0, count: bytes))
-                }
-            }
-        }
     }
 
     /// Rewrites single characters (`transform` returns nil to keep one).

@@ -1,4 +1,3 @@
-import CUTF8Proc
 import Foundation
 
 /// The Unicode properties the pre-tokenizer patterns ask about, as bits of one byte.
@@ -29,7 +28,8 @@ public struct CharacterClass: OptionSet, Sendable, Hashable {
     public static let symbol = CharacterClass(rawValue: 1 << 7)
 }
 
-/// A two-stage lookup table from code point to `CharacterClass`, built once from utf8proc.
+/// A two-stage lookup table from code point to `CharacterClass`, built once
+/// from the build's Unicode source (`UnicodeData`).
 ///
 /// Per-character `Unicode.Scalar.Properties` calls cost 15× too much on the hot
 /// path; a table built once and shared turns each question into two loads
@@ -37,8 +37,8 @@ public struct CharacterClass: OptionSet, Sendable, Hashable {
 /// storage, so the whole of Unicode fits in about 60 KB. Classifying all of
 /// Unicode takes about 25 ms, a large part of a short process's life, so the
 /// table is kept in the cache folder (next to `VocabularyCache`'s files, keyed
-/// by utf8proc's version and checked by checksum) and read back in well under
-/// a millisecond.
+/// by the source and its version and checked by checksum) and read back in
+/// well under a millisecond.
 public final class CharacterClassTable: @unchecked Sendable {
     /// The table every tokenizer shares; read or built on first use.
     public static let shared = CharacterClassTable()
@@ -58,10 +58,10 @@ public final class CharacterClassTable: @unchecked Sendable {
     }
 
     private init() {
-        // The name carries utf8proc's version and this table's format: bump the
-        // `v` whenever `classify` or the layout changes.
+        // The name carries the source with its version and this table's
+        // format: bump the `v` whenever `characterClasses(of:)` or the layout changes.
         let cacheURL = VocabularyCache.directory?.appendingPathComponent(
-            "tokenkit/unicode-classes-\(String(cString: utf8proc_version()))-v1.bin")
+            "tokenkit/unicode-classes-\(UnicodeData.cacheKey)-v1.bin")
         let (distinct, arena) = cacheURL.flatMap(Self.load) ?? Self.build(storingAt: cacheURL)
         let l = Self.layout(distinctBlocks: distinct)
         self.arena = arena
@@ -77,7 +77,7 @@ public final class CharacterClassTable: @unchecked Sendable {
         var block = [UInt8](repeating: 0, count: 256)
         for high in 0..<blockCount {
             for low in 0..<256 {
-                block[low] = Self.classify(Int32(high << 8 | low)).rawValue
+                block[low] = UnicodeData.characterClasses(of: UInt32(high << 8 | low)).rawValue
             }
             if let number = blockNumber[block] {
                 index[high] = number
@@ -131,41 +131,5 @@ public final class CharacterClassTable: @unchecked Sendable {
         guard codePoint < 0x110000 else { return [] }
         let block = Int(blockIndex[Int(codePoint >> 8)])
         return CharacterClass(rawValue: blocks[block &* 256 &+ Int(codePoint & 0xFF)])
-    }
-
-    private static func classify(_ codePoint: Int32) -> CharacterClass {
-        var result: CharacterClass = []
-        if isWhiteSpace(codePoint) { result.insert(.whitespace) }
-        switch utf8proc_category(codePoint) {
-        case UTF8PROC_CATEGORY_LU, UTF8PROC_CATEGORY_LT:
-            result.formUnion([.letter, .upperish])
-        case UTF8PROC_CATEGORY_LL:
-            result.formUnion([.letter, .lowerish])
-        case UTF8PROC_CATEGORY_LM, UTF8PROC_CATEGORY_LO:
-            result.formUnion([.letter, .upperish, .lowerish])
-        case UTF8PROC_CATEGORY_MN, UTF8PROC_CATEGORY_MC, UTF8PROC_CATEGORY_ME:
-            result.formUnion([.mark, .upperish, .lowerish])
-        case UTF8PROC_CATEGORY_ND, UTF8PROC_CATEGORY_NL, UTF8PROC_CATEGORY_NO:
-            result.insert(.number)
-        case UTF8PROC_CATEGORY_PC, UTF8PROC_CATEGORY_PD, UTF8PROC_CATEGORY_PS, UTF8PROC_CATEGORY_PE,
-             UTF8PROC_CATEGORY_PI, UTF8PROC_CATEGORY_PF, UTF8PROC_CATEGORY_PO:
-            result.insert(.punctuation)
-        case UTF8PROC_CATEGORY_SM, UTF8PROC_CATEGORY_SC, UTF8PROC_CATEGORY_SK, UTF8PROC_CATEGORY_SO:
-            result.insert(.symbol)
-        default:
-            break
-        }
-        return result
-    }
-
-    /// Unicode's `White_Space` property. utf8proc has no accessor for it, and the
-    /// set has not changed since Unicode 6.
-    private static func isWhiteSpace(_ c: Int32) -> Bool {
-        switch c {
-        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
-            return true
-        default:
-            return false
-        }
     }
 }

@@ -1,5 +1,5 @@
-import CUTF8Proc
 @testable import ContextKit
+import TokenKit
 
 /// Random documents for the planner's property tests: prose in many scripts,
 /// Markdown structure, long words, emoji sequences, combining marks, CRLF
@@ -87,24 +87,15 @@ struct PlanningTexts {
     }
 
     /// Every grapheme cluster boundary of `bytes`, by scanning the whole text
-    /// from its start with utf8proc (independent of the planner's windowed
-    /// scan and its anchors); invalid bytes stand alone.
+    /// from its start with the build's Unicode source (independent of the
+    /// planner's windowed scan and its anchors); invalid bytes stand alone.
     static func graphemeBoundaries(_ bytes: [UInt8]) -> Set<Int> {
         var result: Set<Int> = [0, bytes.count]
         bytes.withUnsafeBufferPointer { buffer in
             guard let t = buffer.baseAddress else { return }
-            var state: Int32 = 0
-            var previous: Int32 = -1
-            var i = 0
-            while i < buffer.count {
-                let (scalar, length) = TextStats.decode(t, i, buffer.count)
-                let current: Int32 = length > 0 ? Int32(bitPattern: scalar) : -1
-                if i > 0 {
-                    if previous < 0 || current < 0 { result.insert(i); state = 0 }
-                    else if utf8proc_grapheme_break_stateful(previous, current, &state) { result.insert(i) }
-                }
-                previous = current
-                i += max(length, 1)
+            UnicodeData.forEachGraphemeBoundary(in: t, count: buffer.count, after: 0, through: buffer.count) {
+                result.insert($0)
+                return true
             }
         }
         return result

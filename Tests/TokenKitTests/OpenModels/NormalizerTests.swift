@@ -1,4 +1,3 @@
-import CUTF8Proc
 import Foundation
 import Testing
 @testable import TokenKit
@@ -6,38 +5,27 @@ import Testing
 extension OpenModels {
     @Suite struct NormalizerTests {
         static let texts: [String] = {
-            var texts: [String] = []
-            let folder = OpenModelFixtures.udhrFolder
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where name.hasSuffix(".txt") {
-                if let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) { texts.append(text) }
-            }
+            var texts = OpenModelFixtures.udhrTexts.map(\.text)
             var random = RandomText(seed: 11)
             for _ in 0..<4000 { texts.append(random.text()) }
             return texts
         }()
 
-        /// The reference is utf8proc run over the whole text at once: the
-        /// normalizer must give the same bytes while touching only what changes.
-        /// (Foundation's normalization on Linux is no reference: it leaves Hangul
+        /// The reference is the build's Unicode source run over the whole text
+        /// at once: the normalizer must give the same bytes while touching only
+        /// what changes. (`UnicodeSourceTests` proves the two sources equal;
+        /// Foundation's normalization on Linux is no reference: it leaves Hangul
         /// LV+T uncomposed and does not reorder marks that come from a
         /// compatibility decomposition.)
-        @Test(arguments: ["NFC", "NFD", "NFKC", "NFKD"])
-        func sameAsWholeTextUTF8Proc(_ form: String) {
-            let normalizer: Normalizer = ["NFC": .nfc, "NFD": .nfd, "NFKC": .nfkc, "NFKD": .nfkd][form]!
-            let flags: [String: [utf8proc_option_t]] = [
-                "NFC": [UTF8PROC_STABLE, UTF8PROC_COMPOSE], "NFD": [UTF8PROC_STABLE, UTF8PROC_DECOMPOSE],
-                "NFKC": [UTF8PROC_STABLE, UTF8PROC_COMPOSE, UTF8PROC_COMPAT], "NFKD": [UTF8PROC_STABLE, UTF8PROC_DECOMPOSE, UTF8PROC_COMPAT],
-            ]
-            let options = utf8proc_option_t(rawValue: flags[form]!.reduce(0) { $0 | $1.rawValue })
+        @Test(arguments: NormalizationForm.allCases)
+        func sameAsWholeText(_ form: NormalizationForm) {
+            let normalizer: Normalizer = [.nfc: .nfc, .nfd: .nfd, .nfkc: .nfkc, .nfkd: .nfkd][form]!
             var differences: [String] = []
             var changed = 0
+            var scratch: [UInt32] = []
             for text in Self.texts {
-                var source = text
-                let expected = source.withUTF8 { b -> String in
-                    var out: UnsafeMutablePointer<UInt8>? = nil
-                    let n = utf8proc_map(b.baseAddress, b.count, &out, options)
-                    defer { free(out) }
-                    return String(decoding: UnsafeBufferPointer(start: out, count: max(n, 0)), as: UTF8.self)
+                let expected = Array(text.utf8).withUnsafeBufferPointer { b in
+                    UnicodeData.normalize(b.baseAddress!, count: b.count, to: form, scratch: &scratch) ?? Array(b)
                 }
                 var input = text
                 let (bytes, origins) = input.withUTF8 { b -> ([UInt8], [Int32]?) in
@@ -49,9 +37,9 @@ extension OpenModels {
                     #expect(origins.count == bytes.count + 1 && origins.last == Int32(text.utf8.count))
                     #expect(zip(origins, origins.dropFirst()).allSatisfy { $0 <= $1 }, "origins go backwards")
                 }
-                if bytes != Array(expected.utf8) { differences.append(text.prefix(40).debugDescription) }
+                if bytes != expected { differences.append(text.prefix(40).debugDescription) }
             }
-            print("normalizer \(form): \(Self.texts.count) texts, \(changed) changed, \(differences.count) differ")
+            print("normalizer \(form) (\(UnicodeData.cacheKey)): \(Self.texts.count) texts, \(changed) changed, \(differences.count) differ")
             #expect(differences.count == 0, "\(differences.prefix(10))")
         }
 

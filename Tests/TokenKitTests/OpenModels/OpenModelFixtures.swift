@@ -8,6 +8,14 @@ enum OpenModelFixtures {
     static let hfFolder = sharedData.appendingPathComponent("hf")
     static let udhrFolder = sharedData.appendingPathComponent("udhr")
 
+    /// Every UDHR text, by file name, in name order (empty if the data is missing).
+    static let udhrTexts: [(name: String, text: String)] = {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: udhrFolder.path)) ?? []).filter { $0.hasSuffix(".txt") }.sorted()
+        return names.compactMap { name in
+            (try? String(contentsOf: udhrFolder.appendingPathComponent(name), encoding: .utf8)).map { (name, $0) }
+        }
+    }()
+
     /// llama.cpp's test vectors for one vocabulary: `name.gguf`, `name.gguf.inp`, `name.gguf.out`.
     struct VocabularyVectors: CustomStringConvertible, Sendable {
         let gguf: URL
