@@ -3,7 +3,7 @@ import ContextKitJSON
 extension OrderedJSON {
     /// The value as the tools print `--json`: pretty, with what a terminal
     /// could act on (C1 controls, U+2028/9) escaped.
-    public func rendered() -> String {
+    package func rendered() -> String {
         JSONWriter(style: .pretty, escapingInvisible: true).write(self)
     }
 }
