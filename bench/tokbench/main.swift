@@ -5,14 +5,18 @@ import TokenKit
 // file and repetition: {"file", "encoding", "mode", "seconds", "cpuSeconds",
 // "tokens", "bytes"}; cpuSeconds is the thread's CPU time, which a busy
 // machine disturbs far less than the wall-clock seconds.
-// Usage: tokbench ENCODING count|encode REPEATS FILE...
+// Usage: tokbench ENCODING|TOKENIZER-FILE count|encode REPEATS FILE...
+// (a tokenizer file — .gguf, tokenizer.json, … — times an open model's
+// pipeline, normalizers included)
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5, let repeats = Int(arguments[3]), ["count", "encode"].contains(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: tokbench ENCODING count|encode REPEATS FILE...\n".utf8))
+    FileHandle.standardError.write(Data("usage: tokbench ENCODING|TOKENIZER-FILE count|encode REPEATS FILE...\n".utf8))
     exit(2)
 }
-let tokenizer = try Tokenizer.named(arguments[1])
+let tokenizer = FileManager.default.fileExists(atPath: arguments[1])
+    ? try Tokenizer.load(contentsOf: URL(fileURLWithPath: arguments[1]))
+    : try Tokenizer.named(arguments[1])
 let mode = arguments[2]
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
