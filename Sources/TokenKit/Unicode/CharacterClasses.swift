@@ -7,7 +7,7 @@ import Foundation
 /// case-aware letter sets), so one byte per code point answers every question
 /// with a single table load.
 public struct CharacterClass: OptionSet, Sendable, Hashable {
-    /// The classes as bits, one per class below.
+    /// The classes as bits, one per class below (the byte the table stores).
     public let rawValue: UInt8
     /// The classes whose bits are set in `rawValue`.
     public init(rawValue: UInt8) { self.rawValue = rawValue }

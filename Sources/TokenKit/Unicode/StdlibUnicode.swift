@@ -37,6 +37,7 @@ package enum StdlibUnicode: UnicodeSource {
         return scalar.properties
     }
 
+    /// The runtime's category, as Unicode 15.0 had it (see `categoriesChangedSince15`).
     package static func generalCategory(of codePoint: UInt32) -> Unicode.GeneralCategory {
         if (0xD800...0xDFFF).contains(codePoint) { return .surrogate }
         guard let p = properties(codePoint) else { return .unassigned }
@@ -52,6 +53,7 @@ package enum StdlibUnicode: UnicodeSource {
         0x1171E: .nonspacingMark,   // AHOM CONSONANT SIGN MEDIAL RA: Mc since 16.0
     ]
 
+    /// The runtime's `White_Space`, for characters Unicode 15.0 had.
     package static func isWhiteSpace(_ codePoint: UInt32) -> Bool {
         properties(codePoint)?.isWhitespace ?? false
     }
@@ -65,11 +67,13 @@ package enum StdlibUnicode: UnicodeSource {
         return p.lowercaseMapping.unicodeScalars.first?.value ?? codePoint
     }
 
+    /// `UnicodeNormalizer`'s inert bit for the form.
     @inline(__always)
     package static func isNormalizationInert(_ scalar: UInt32, for form: NormalizationForm) -> Bool {
         UnicodeNormalizer.shared.isInert(scalar, for: form)
     }
 
+    /// `UnicodeNormalizer` over the stretch.
     package static func normalize(_ p: UnsafePointer<UInt8>, count: Int, to form: NormalizationForm, scratch: inout [UInt32]) -> [UInt8]? {
         UnicodeNormalizer.shared.normalize(p, count: count, to: form, scratch: &scratch)
     }
@@ -84,6 +88,7 @@ package enum StdlibUnicode: UnicodeSource {
         return text.count == 1
     }
 
+    /// Whether the two scalars make two `Character`s.
     package static func isGraphemeBreak(between first: UInt32, and second: UInt32) -> Bool {
         guard let a = Unicode.Scalar(first), let b = Unicode.Scalar(second) else { return true }
         var text = String()

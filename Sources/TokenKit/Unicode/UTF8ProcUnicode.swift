@@ -4,8 +4,10 @@ import CUTF8Proc
 /// Unicode facts from the system's libutf8proc (Debian's 2.8: Unicode 15.0),
 /// the source on Linux unless built with `CONTEXTKIT_UNICODE=stdlib`.
 package enum UTF8ProcUnicode: UnicodeSource {
+    /// utf8proc's version, e.g. `2.8.0` (the name the class cache has always had).
     package static let cacheKey = String(cString: utf8proc_version())
 
+    /// utf8proc's category, in the standard library's terms.
     package static func generalCategory(of codePoint: UInt32) -> Unicode.GeneralCategory {
         switch utf8proc_category(Int32(bitPattern: codePoint)) {
         case UTF8PROC_CATEGORY_LU: return .uppercaseLetter
@@ -52,10 +54,12 @@ package enum UTF8ProcUnicode: UnicodeSource {
         }
     }
 
+    /// `utf8proc_tolower`.
     package static func simpleLowercase(_ codePoint: UInt32) -> UInt32 {
         UInt32(bitPattern: utf8proc_tolower(Int32(bitPattern: codePoint)))
     }
 
+    /// The shared rule over utf8proc's properties of the scalar.
     @inline(__always)
     package static func isNormalizationInert(_ scalar: UInt32, for form: NormalizationForm) -> Bool {
         let p = utf8proc_get_property(Int32(bitPattern: scalar)).pointee
@@ -89,6 +93,7 @@ package enum UTF8ProcUnicode: UnicodeSource {
         return utf8proc_option_t(rawValue: flags)
     }
 
+    /// `utf8proc_decompose` then `utf8proc_reencode`, with the stable option (as `utf8proc_map`).
     package static func normalize(_ p: UnsafePointer<UInt8>, count n: Int, to form: NormalizationForm, scratch: inout [UInt32]) -> [UInt8]? {
         let options = options(form)
         if scratch.count < 64 { scratch = [UInt32](repeating: 0, count: 64) }
@@ -113,10 +118,12 @@ package enum UTF8ProcUnicode: UnicodeSource {
         }
     }
 
+    /// utf8proc's grapheme bound class.
     package static func isPrepend(_ scalar: UInt32) -> Bool {
         utf8proc_get_property(Int32(bitPattern: scalar)).pointee.boundclass == UTF8PROC_BOUNDCLASS_PREPEND.rawValue
     }
 
+    /// `utf8proc_grapheme_break`.
     package static func isGraphemeBreak(between first: UInt32, and second: UInt32) -> Bool {
         utf8proc_grapheme_break(Int32(bitPattern: first), Int32(bitPattern: second))
     }
