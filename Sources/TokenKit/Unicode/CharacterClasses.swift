@@ -109,13 +109,13 @@ public final class CharacterClassTable: @unchecked Sendable {
 
     /// The stored table, if the file is whole: every block number in range, checksum matching.
     private static func load(_ url: URL) -> (Int, TableArena)? {
-        guard let file = FileMapping(path: url.path), file.size >= 16 else { return nil }
+        guard let file = try? MappedFile(path: url.path, readAhead: true), file.count >= 16 else { return nil }
         let distinct = file.base.load(as: UInt64.self)
         guard distinct > 0, distinct <= UInt64(blockCount) else { return nil }
         let l = layout(distinctBlocks: Int(distinct))
         var reader = VocabularyCache.ArenaReader(file: file, offset: 16)
         guard let arena = reader.next(size: l.size, checksum: file.base.load(fromByteOffset: 8, as: UInt64.self)),
-              reader.offset == file.size else { return nil }
+              reader.offset == file.count else { return nil }
         let index = arena.table(UInt16.self, at: l.index)
         for i in 0..<blockCount where UInt64(index[i]) >= distinct { return nil }
         return (Int(distinct), arena)

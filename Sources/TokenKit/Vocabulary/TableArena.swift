@@ -10,7 +10,7 @@ final class TableArena: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let size: Int
     /// The mapped file this arena is a slice of, if it was loaded; nil when it owns its memory.
-    private let mapping: FileMapping?
+    private let mapping: MappedFile?
 
     /// A zero-filled block (zero is "empty" in every table that uses the arena).
     init(size: Int) {
@@ -21,11 +21,13 @@ final class TableArena: @unchecked Sendable {
     }
 
     /// `size` bytes at `offset` (a multiple of 8) in a read-only file mapping.
-    init(mapping: FileMapping, offset: Int, size: Int) {
-        precondition(offset % 8 == 0 && offset + size <= mapping.size)
+    init(mapping: MappedFile, offset: Int, size: Int) {
+        precondition(offset % 8 == 0 && offset + size <= mapping.count)
         self.mapping = mapping
         self.size = size
-        base = mapping.base + offset
+        // Mutable only in type: a loaded arena is read, never written (the
+        // mapping is read-only, so a write would fault rather than corrupt).
+        base = UnsafeMutableRawPointer(mutating: mapping.base + offset)
     }
 
     deinit { if mapping == nil { base.deallocate() } }
@@ -53,32 +55,6 @@ final class TableArena: @unchecked Sendable {
         for lane in [lanes.0, lanes.1, lanes.2, lanes.3] { tail = ((tail << 5 | tail >> 59) ^ lane) &* k }
         return tail ^ (tail >> 31)
     }
-}
-
-/// A whole file mapped read-only (and read ahead in one go), unmapped when the
-/// last arena slicing it goes away. The cache files it maps are replaced by
-/// rename, never rewritten in place, so a mapping stays valid.
-final class FileMapping: @unchecked Sendable {
-    let base: UnsafeMutableRawPointer
-    let size: Int
-
-    init?(path: String) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
-        size = Int(info.st_size)
-        #if os(Linux)
-        let flags = MAP_PRIVATE | MAP_POPULATE
-        #else
-        let flags = MAP_PRIVATE
-        #endif
-        guard let p = mmap(nil, size, PROT_READ, flags, fd, 0), p != MAP_FAILED else { return nil }
-        base = p
-    }
-
-    deinit { munmap(base, size) }
 }
 
 /// Computes where each table of an arena starts, from the tables' sizes alone,

@@ -27,7 +27,7 @@ enum VocabularyCache {
     /// The prepared vocabulary stored for this source, if a valid file is there.
     static func load(name: String, sourceChecksum: UInt64) -> Vocabulary? {
         guard let url = url(name: name, sourceChecksum: sourceChecksum),
-              let file = FileMapping(path: url.path), file.size >= headerWords * 8 else { return nil }
+              let file = try? MappedFile(path: url.path, readAhead: true), file.count >= headerWords * 8 else { return nil }
         let header = UnsafeBufferPointer(start: file.base.assumingMemoryBound(to: UInt64.self), count: headerWords)
         guard header[0] == magic, header[1] == formatVersion, header[2] == sourceChecksum,
               header[15] == checksum(of: Array(header)) else { return nil }
@@ -45,18 +45,18 @@ enum VocabularyCache {
             else { return nil }
             vocabulary.attach(MergeTables(treeShape: treeShape, treeArena: treeArena, trieShape: trieShape, trieArena: trieArena))
         }
-        guard reader.offset == file.size else { return nil }
+        guard reader.offset == file.count else { return nil }
         return vocabulary
     }
 
     /// Slices consecutive arenas (each a multiple of 8 bytes) out of a mapped file, checking each.
     struct ArenaReader {
-        let file: FileMapping
+        let file: MappedFile
         var offset: Int
 
         mutating func next(size: Int, checksum: UInt64) -> TableArena? {
             let padded = (size + 7) & ~7
-            guard offset + padded <= file.size else { return nil }
+            guard offset + padded <= file.count else { return nil }
             let arena = TableArena(mapping: file, offset: offset, size: size)
             guard arena.checksum() == checksum else { return nil }
             offset += padded

@@ -5,16 +5,25 @@ import Glibc
 import Darwin
 #endif
 
-/// A whole file mapped read-only into memory. Pages are read from disk only
-/// when touched, so opening a model of several gigabytes to read its header
-/// costs the same as opening a small file.
+/// A whole file mapped read-only into memory, unmapped when the last user
+/// lets go. Pages are read from disk only when touched, so opening a model of
+/// several gigabytes to read its header costs the same as opening a small
+/// file; `readAhead` reads the whole file in at once instead, for a file that
+/// is about to be read through (a prepared vocabulary, the class table).
+///
+/// The files mapped are never rewritten in place (the caches are replaced by
+/// rename), so a mapping stays valid while it lives.
 final class MappedFile: @unchecked Sendable {
     let path: String
     let base: UnsafeRawPointer
     let count: Int
     private let mapping: UnsafeMutableRawPointer?
 
-    init(path: String) throws {
+    /// Maps the file at `path`.
+    ///
+    /// - Throws: `TokenKitError.unreadableFile` when it cannot be opened, is
+    ///   not a regular file, or cannot be mapped.
+    init(path: String, readAhead: Bool = false) throws {
         self.path = path
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
@@ -34,7 +43,12 @@ final class MappedFile: @unchecked Sendable {
             base = UnsafeRawPointer(bitPattern: 1)!   // never read: every read is bounds-checked against count
             return
         }
-        let p = mmap(nil, count, PROT_READ, MAP_PRIVATE, fd, 0)
+        #if os(Linux)
+        let flags = readAhead ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        let p = mmap(nil, count, PROT_READ, flags, fd, 0)
         guard let p, p != MAP_FAILED else {
             throw TokenKitError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
