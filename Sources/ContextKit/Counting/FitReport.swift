@@ -243,7 +243,7 @@ package struct OverflowLocator: Sendable {
         while back <= 3 && i - back >= 0 {
             let lead = i - back
             if p[lead] & 0xC0 != 0x80 {
-                let (_, length) = TextStats.decode(p, lead, block.count)
+                let (_, length) = UTF8Decoder.scalar(p, at: lead, end: block.count)
                 return length > back ? lead : i
             }
             back += 1

@@ -230,11 +230,11 @@ package struct BoundaryFinder {
                     body(i, isSpacedSentenceEnd(at: i, t, n) ? .sentence : .word)
                 }
             } else if b >= 0xE3 && b <= 0xEF {
-                let (scalar, length) = TextStats.decode(t, i, n)
+                let (scalar, length) = UTF8Decoder.scalar(t, at: i, end: n)
                 if length == 3 && SentenceRules.isFullWidthTerminator(scalar) {
                     var e = i + 3
                     while e < n {
-                        let (c, l) = TextStats.decode(t, e, n)
+                        let (c, l) = UTF8Decoder.scalar(t, at: e, end: n)
                         guard l > 0, SentenceRules.isCloser(c) else { break }
                         e += l
                     }
@@ -257,7 +257,7 @@ package struct BoundaryFinder {
         var q = p
         while q < n && (t[q] == 0x20 || t[q] == 0x09) { q += 1 }
         guard q < n, t[q] != 0x0A, t[q] != 0x0D else { return false }
-        let (next, length) = TextStats.decode(t, q, n)
+        let (next, length) = UTF8Decoder.scalar(t, at: q, end: n)
         return length == 0 || !SentenceRules.isLowercase(next)
     }
 

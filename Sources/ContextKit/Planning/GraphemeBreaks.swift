@@ -50,7 +50,7 @@ enum GraphemeBreaks {
     /// no multi-character sequence is in play).
     static func isBreak(at p: Int, in t: UnsafePointer<UInt8>, count n: Int, lowest: Int) -> Bool {
         guard p > lowest, p < n, let (before, _) = SentenceRules.scalarBefore(p, t, lowest) else { return true }
-        let (after, length) = TextStats.decode(t, p, n)
+        let (after, length) = UTF8Decoder.scalar(t, at: p, end: n)
         guard length > 0 else { return true }
         return UnicodeData.isGraphemeBreak(between: before, and: after)
     }

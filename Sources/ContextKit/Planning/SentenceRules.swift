@@ -82,7 +82,7 @@ public enum SentenceRules {
         guard end > lowest else { return nil }
         var start = end - 1
         while start > lowest && end - start < 4 && t[start] & 0xC0 == 0x80 { start -= 1 }
-        let (scalar, length) = TextStats.decode(t, start, end)
+        let (scalar, length) = UTF8Decoder.scalar(t, at: start, end: end)
         guard length == end - start else { return nil }
         return (scalar, start)
     }

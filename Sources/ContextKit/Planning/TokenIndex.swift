@@ -64,7 +64,7 @@ struct TokenIndex: Sendable {
                 let e = Int(end)
                 while i < e {
                     if t[i] < 0x80 { i += 1; continue }
-                    let (scalar, length) = TextStats.decode(t, i, text.count)
+                    let (scalar, length) = UTF8Decoder.scalar(t, at: i, end: text.count)
                     if length > 0 && TextStats.isCJK(scalar) { running += 1 }
                     i += max(length, 1)
                 }

@@ -63,7 +63,7 @@ public struct TextStats: Equatable, Sendable {
                 i &+= 1
                 continue
             }
-            let (scalar, length) = Self.decode(base, i, n)
+            let (scalar, length) = UTF8Decoder.multiByteScalar(base, at: i, end: n, lead: UInt32(b0))
             if length == 0 {
                 if firstInvalidUTF8 == nil { firstInvalidUTF8 = i }
                 chars &+= 1
@@ -98,37 +98,5 @@ public struct TextStats: Equatable, Sendable {
     public static func isCJK(_ v: UInt32) -> Bool {
         (0x3040...0x30FF).contains(v) || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v)
             || (0xAC00...0xD7AF).contains(v) || (0xF900...0xFAFF).contains(v) || (0x20000...0x3FFFF).contains(v)
-    }
-
-    /// Decodes the sequence at `i` as TokenKit's scanners do: `(scalar, length)`,
-    /// length 0 when the bytes there are not valid UTF-8.
-    @inline(__always)
-    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> (UInt32, Int) {
-        let b0 = UInt32(p[i])
-        if b0 < 0x80 { return (b0, 1) }
-        let remaining = end &- i
-        if b0 & 0xE0 == 0xC0 {
-            guard b0 >= 0xC2, remaining >= 2 else { return (0, 0) }
-            let b1 = UInt32(p[i &+ 1])
-            guard b1 & 0xC0 == 0x80 else { return (0, 0) }
-            return ((b0 & 0x1F) << 6 | (b1 & 0x3F), 2)
-        }
-        if b0 & 0xF0 == 0xE0 {
-            guard remaining >= 3 else { return (0, 0) }
-            let b1 = UInt32(p[i &+ 1]), b2 = UInt32(p[i &+ 2])
-            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return (0, 0) }
-            let v = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)
-            guard v >= 0x800, !(0xD800...0xDFFF).contains(v) else { return (0, 0) }
-            return (v, 3)
-        }
-        if b0 & 0xF8 == 0xF0 {
-            guard remaining >= 4 else { return (0, 0) }
-            let b1 = UInt32(p[i &+ 1]), b2 = UInt32(p[i &+ 2]), b3 = UInt32(p[i &+ 3])
-            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80 else { return (0, 0) }
-            let v = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F)
-            guard v >= 0x10000, v < 0x110000 else { return (0, 0) }
-            return (v, 4)
-        }
-        return (0, 0)
     }
 }

@@ -103,7 +103,6 @@ package enum StdlibUnicode: UnicodeSource {
     /// before it and the scalar after), so the next piece starts again at the
     /// last one found.
     package static func forEachGraphemeBoundary(in t: UnsafePointer<UInt8>, count n: Int, after start: Int, through limit: Int, _ body: (Int) -> Bool) {
-        let cursor = UTF8Cursor(base: t, end: n, table: .shared)
         let last = min(limit, n)
         var i = start
         var step = 256
@@ -115,7 +114,7 @@ package enum StdlibUnicode: UnicodeSource {
             while true {
                 if end == n { endIsBoundary = true; break }
                 if end - i >= step { break }
-                let length = t[end] < 0x80 ? 1 : cursor.decodeMultiByte(at: end, lead: UInt32(t[end])).1
+                let length = UTF8Decoder.scalar(t, at: end, end: n).length
                 if length == 0 { endIsBoundary = true; break }
                 end += length
             }

@@ -25,7 +25,7 @@ struct UTF8Cursor {
         if b0 < 0x80 {
             return (b0, table.classes(ascii: b0), 1)
         }
-        let (value, length) = decodeMultiByte(at: i, lead: b0)
+        let (value, length) = UTF8Decoder.multiByteScalar(base, at: i, end: end, lead: b0)
         if length == 0 { return (0xFFFF_FFFF, [], 1) }
         return (value, table.classes(of: value), length)
     }
@@ -34,35 +34,6 @@ struct UTF8Cursor {
     @inlinable @inline(__always)
     func classes(at i: Int) -> CharacterClass? {
         i < end ? character(at: i).classes : nil
-    }
-
-    /// Decodes a multi-byte sequence; length 0 means the bytes are not valid UTF-8.
-    @inlinable @inline(__always)
-    func decodeMultiByte(at i: Int, lead b0: UInt32) -> (UInt32, Int) {
-        let remaining = end &- i
-        if b0 & 0xE0 == 0xC0 {
-            guard b0 >= 0xC2, remaining >= 2 else { return (0, 0) }
-            let b1 = UInt32(base[i &+ 1])
-            guard b1 & 0xC0 == 0x80 else { return (0, 0) }
-            return ((b0 & 0x1F) << 6 | (b1 & 0x3F), 2)
-        }
-        if b0 & 0xF0 == 0xE0 {
-            guard remaining >= 3 else { return (0, 0) }
-            let b1 = UInt32(base[i &+ 1]), b2 = UInt32(base[i &+ 2])
-            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return (0, 0) }
-            let value = (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)
-            guard value >= 0x800, !(0xD800...0xDFFF).contains(value) else { return (0, 0) }
-            return (value, 3)
-        }
-        if b0 & 0xF8 == 0xF0 {
-            guard remaining >= 4 else { return (0, 0) }
-            let b1 = UInt32(base[i &+ 1]), b2 = UInt32(base[i &+ 2]), b3 = UInt32(base[i &+ 3])
-            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80 else { return (0, 0) }
-            let value = (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (b2 & 0x3F) << 6 | (b3 & 0x3F)
-            guard value >= 0x10000, value < 0x110000 else { return (0, 0) }
-            return (value, 4)
-        }
-        return (0, 0)
     }
 
     /// The end of the run of characters, starting at `i`, that all have one of `wanted`.

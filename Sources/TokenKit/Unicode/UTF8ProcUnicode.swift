@@ -131,10 +131,8 @@ package enum UTF8ProcUnicode: UnicodeSource {
     /// utf8proc's stateful break test, scalar after scalar from `start`.
     package static func forEachGraphemeBoundary(in t: UnsafePointer<UInt8>, count n: Int, after start: Int, through limit: Int, _ body: (Int) -> Bool) {
         guard start < n else { return }
-        let cursor = UTF8Cursor(base: t, end: n, table: .shared)
         @inline(__always) func decode(_ i: Int) -> (Int32, Int) {
-            if t[i] < 0x80 { return (Int32(t[i]), 1) }
-            let (value, length) = cursor.decodeMultiByte(at: i, lead: UInt32(t[i]))
+            let (value, length) = UTF8Decoder.scalar(t, at: i, end: n)
             return (Int32(bitPattern: value), length)
         }
         var state: Int32 = 0

@@ -143,7 +143,6 @@ package struct UnicodeNormalizer: Sendable {
     /// See `UnicodeSource.normalize`.
     package func normalize(_ p: UnsafePointer<UInt8>, count n: Int, to form: NormalizationForm, scratch: inout [UInt32]) -> [UInt8]? {
         scratch.removeAll(keepingCapacity: true)
-        let cursor = UTF8Cursor(base: p, end: n, table: .shared)
         var i = 0
         while i < n {
             let b0 = UInt32(p[i])
@@ -152,7 +151,7 @@ package struct UnicodeNormalizer: Sendable {
                 i += 1
                 continue
             }
-            let (c, length) = cursor.decodeMultiByte(at: i, lead: b0)
+            let (c, length) = UTF8Decoder.multiByteScalar(p, at: i, end: n, lead: b0)
             guard length > 0 else { return nil }
             decompose(c, compatibility: form.isCompatibility, into: &scratch)
             i += length
