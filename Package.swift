@@ -22,6 +22,9 @@ let package = Package(
         // A product because ContextKit's and Summariser's public API takes and
         // returns its values (schemas, parse errors).
         .library(name: "ContextKitJSON", targets: ["ContextKitJSON"]),
+        // A product for the same reason: profiles and the probe take and
+        // return templates and their messages.
+        .library(name: "ChatTemplates", targets: ["ChatTemplates"]),
         .library(name: "TokenKit", targets: ["TokenKit"]),
         .library(name: "ContextKit", targets: ["ContextKit"]),
         .library(name: "Summariser", targets: ["Summariser"]),
@@ -38,8 +41,10 @@ let package = Package(
         // JSON read with key order and positions, and written back: a leaf, so
         // every layer above shares one reader and one writer.
         .target(name: "ContextKitJSON"),
+        // The Jinja subset chat templates are written in: a leaf over JSON.
+        .target(name: "ChatTemplates", dependencies: ["ContextKitJSON"]),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "TokenKit"], resources: [.copy("Resources")]),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit"], resources: [.copy("Resources")]),
         .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
@@ -47,6 +52,7 @@ let package = Package(
         .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
+        .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates", "TokenKit", "TestSupport"]),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

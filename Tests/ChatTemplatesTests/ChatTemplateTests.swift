@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import ContextKit
+import ChatTemplates
+import TokenKit
+import TestSupport
 
 /// ChatTemplate renders exactly what Jinja2 (as Hugging Face configures it)
 /// renders; expected outputs come from Tests/Fixtures/chat-templates/generate.py.
@@ -15,8 +17,7 @@ struct ChatTemplateTests {
         let error: String?
     }
 
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Fixtures/chat-templates")
+    static let folder = TestRepository.root.appendingPathComponent("Tests/Fixtures/chat-templates")
 
     static func source(of name: String) throws -> String {
         if name == "gguf:qwen2" {

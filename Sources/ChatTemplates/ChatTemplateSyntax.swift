@@ -32,6 +32,9 @@ public struct ChatTemplateError: Error, CustomStringConvertible, Equatable, Send
     public let message: String
     /// The message, prefixed with `chat template:`.
     public var description: String { "chat template: \(message)" }
+
+    /// An error saying `message` (what went wrong, and where).
+    package init(message: String) { self.message = message }
 }
 
 /// Turns template source into nodes.
