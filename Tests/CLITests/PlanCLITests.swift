@@ -1,17 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ctxkit plan` as a user runs it.
 @Suite("ctxkit plan")
 struct PlanCLITests {
     static let ctxkit = ToolRunner(tool: "ctxkit")
-    static let repository = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// No user profiles and no measured latency figures leak into a test.
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> ToolRunner.Output {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("plan-tests-no-state").path
-        return try ctxkit.run(["plan"] + arguments, stdin: stdin, environment: ["XDG_STATE_HOME": state], in: repository)
+        return try ctxkit.run(["plan"] + arguments, stdin: stdin, environment: ["XDG_STATE_HOME": state], in: TestRepository.root)
     }
 
     /// A profile file with a window of `window` tokens, counted with cl100k_base.

@@ -6,7 +6,6 @@ import TestSupport
 @Suite("ctxkit report, density, transcript")
 struct ReportCLITests {
     static let ctxkit = ToolRunner(tool: "ctxkit")
-    static let repository = TestRepository.root
     static let isCI = TestRepository.isCI
     static let sharedData = TestRepository.shared.appendingPathComponent("data")
     static let reportNames = ["density", "transcript-growth", "schema-overhead"].flatMap { name in ["md", "csv", "svg"].map { "\(name).\($0)" } }
@@ -30,15 +29,15 @@ struct ReportCLITests {
         try Self.require(FileManager.default.fileExists(atPath: Self.sharedData.appendingPathComponent("udhr").path),
                          "the shared data (\(Self.sharedData.path)) is missing")
         let scratch = try TempDir()
-        let written = try Self.ctxkit.run(["report", "--root", Self.repository.path, "--shared", Self.sharedData.path, "--out", scratch.url.path])
+        let written = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--shared", Self.sharedData.path, "--out", scratch.url.path])
         #expect(written.status == 0, "\(written.stderr)")
         for name in Self.reportNames {
             let fresh = try Data(contentsOf: scratch.url.appendingPathComponent(name))
-            let committed = try? Data(contentsOf: Self.repository.appendingPathComponent("reports").appendingPathComponent(name))
+            let committed = try? Data(contentsOf: TestRepository.root.appendingPathComponent("reports").appendingPathComponent(name))
             #expect(committed == fresh, "reports/\(name) differs from what ctxkit report writes: run it and commit the result")
         }
         try scratch.write("density.csv", "stale\n")
-        let check = try Self.ctxkit.run(["report", "--root", Self.repository.path, "--shared", Self.sharedData.path, "--out", scratch.url.path, "--check"])
+        let check = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--shared", Self.sharedData.path, "--out", scratch.url.path, "--check"])
         #expect(check.status == 1)
         #expect(check.stderr.contains("stale: \(scratch.url.appendingPathComponent("density.csv").path)"))
         #expect(!check.stderr.contains("density.md"))
@@ -47,7 +46,7 @@ struct ReportCLITests {
     @Test("ctxkit report without the UDHR texts says what is missing")
     func reportNeedsShared() throws {
         let scratch = try TempDir()
-        let run = try Self.ctxkit.run(["report", "--root", Self.repository.path, "--shared", scratch.url.path, "--out", scratch.path("out")])
+        let run = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--shared", scratch.url.path, "--out", scratch.path("out")])
         #expect(run.status == 1)
         #expect(run.stderr.contains("UDHR"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out")))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `schema-cost` on the package's examples and on bad inputs.
@@ -9,8 +10,6 @@ import Testing
         var stderr: String
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The executable next to the test bundle (SwiftPM builds every product
     /// into the same folder), or `SCHEMA_COST` when set.
@@ -30,7 +29,7 @@ import Testing
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = TestRepository.root
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         process.environment = environment
@@ -121,7 +120,7 @@ import Testing
     }
 
     @Test func standardInputIsRead() throws {
-        let run = try Self.run(["-"], stdin: try String(contentsOf: Self.packageRoot.appendingPathComponent("examples/Summary.json"), encoding: .utf8))
+        let run = try Self.run(["-"], stdin: try String(contentsOf: TestRepository.root.appendingPathComponent("examples/Summary.json"), encoding: .utf8))
         #expect(run.status == 0 && run.stdout.contains("≈ 115"))
     }
 

@@ -1,17 +1,17 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ctxkit summarise` run as a user runs it.
 @Suite struct SummariseCLITests {
     let ctxkit = ToolRunner(tool: "ctxkit")
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `pages` pages of the generated yearbook (scripts/make-long-document.py).
     static func document(pages: Int, in dir: TempDir) throws -> String {
         let path = dir.path("doc-\(pages).md")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repository.appendingPathComponent("scripts/make-long-document.py").path, "--pages", String(pages), "-o", path]
+        process.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/make-long-document.py").path, "--pages", String(pages), "-o", path]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -117,7 +117,7 @@ import Testing
     @Test func theOpenAIBackendTalksToAServer() throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", Self.repository.appendingPathComponent("scripts/fake-openai-server.py").path]
+        server.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/fake-openai-server.py").path]
         let output = Pipe(), input = Pipe()
         server.standardOutput = output
         server.standardInput = input

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TokenKit
 
@@ -159,8 +160,7 @@ import TokenKit
         let dir = try TempDir()
         let file = try dir.write("t.txt", prose)
         let byName = try tokcount.run(["--json", "-e", "r50k_base", file]).json()
-        let vocab = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/TokenKit/Resources/cl100k_base.tiktoken").path
+        let vocab = TestRepository.path("Sources/TokenKit/Resources/cl100k_base.tiktoken").path
         let byFile = try tokcount.run(["--json", "-e", vocab, file]).json()
         let r50k = try Tokenizer.named("r50k_base").count(prose)
         #expect(((byName["inputs"] as! [[String: Any]])[0]["tokens"] as? Int) == r50k)
@@ -170,8 +170,7 @@ import TokenKit
     }
 
     @Test func encodingFromAModelFile() throws {
-        let gguf = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/data/gguf/ggml-vocab-llama-spm.gguf")
+        let gguf = TestRepository.shared.appendingPathComponent("data/gguf/ggml-vocab-llama-spm.gguf")
         let text = String(repeating: prose, count: 50)
         let r = try tokcount.run(["--json", "-e", gguf.path], stdin: Data(text.utf8))
         let expected = try Tokenizer.load(contentsOf: gguf).count(text)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ContextKit
 
@@ -29,8 +30,7 @@ struct FuzzRegressionTests {
 
     @Test("kept and hand-written inputs keep their property", arguments: targets)
     func replay(target: String) throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz-regressions").appendingPathComponent(target)
+        let folder = TestRepository.fixtures.appendingPathComponent("fuzz-regressions/\(target)")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let kept = try names.sorted().map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
         for (name, bytes) in kept + (Self.handWritten[target] ?? []).enumerated().map({ ("hand-written \($0.offset)", $0.element) }) {

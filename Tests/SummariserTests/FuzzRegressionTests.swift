@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Summariser
 
@@ -14,8 +15,7 @@ struct FuzzRegressionTests {
 
     @Test("kept and hand-written streams keep their property")
     func replay() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/fuzz-regressions/sse")
+        let folder = TestRepository.fixtures.appendingPathComponent("fuzz-regressions/sse")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let kept = try names.sorted().map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
         for (name, bytes) in kept + Self.handWritten.enumerated().map({ ("hand-written \($0.offset)", $0.element) }) {

@@ -1,21 +1,5 @@
 import Foundation
 
-/// The repository the tests run in, and the shared reference data beside it.
-public enum TestRepository {
-    /// The repository root (this file is Tests/TestSupport/LlamaServer.swift).
-    public static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `shared/` beside the repository, or `$CONTEXTKIT_SHARED`.
-    public static let shared: URL = {
-        if let path = ProcessInfo.processInfo.environment["CONTEXTKIT_SHARED"] { return URL(fileURLWithPath: path) }
-        return root.deletingLastPathComponent().appendingPathComponent("shared")
-    }()
-
-    /// Under CI every suite must run: a missing peer or server is a failure, not a skip.
-    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
-}
-
 /// `scripts/llama-server` (llama.cpp's server with SmolLM2-135M-Instruct), driven from tests.
 public enum LlamaServer {
     static let script = TestRepository.root.appendingPathComponent("scripts/llama-server").path

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenKit
 
@@ -42,7 +43,7 @@ struct FuzzRegressionTests {
 /// The inputs kept in `Tests/Fixtures/fuzz-regressions/<target>/`.
 enum FuzzRegressionInputs {
     static func load(_ target: String) throws -> [(String, [UInt8])] {
-        let folder = TestPaths.fixtures.appendingPathComponent("fuzz-regressions").appendingPathComponent(target)
+        let folder = TestRepository.fixtures.appendingPathComponent("fuzz-regressions").appendingPathComponent(target)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return try names.sorted().map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
     }

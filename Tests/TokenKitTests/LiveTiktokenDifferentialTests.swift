@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TokenKit
 
@@ -15,7 +16,7 @@ struct LiveTiktokenDifferentialTests {
     }
 
     @Test("identical ids on a fresh seeded sample",
-          .enabled(if: PythonPeer.python != nil || TestPaths.isCI, "Python peers not installed: run scripts/python-env"))
+          .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
     func freshSample() throws {
         let output = try PythonPeer.run(script: "scripts/tiktoken-oracle.py", arguments: ["--sample", "2000", "--seed", "20261129"])
         let decoder = JSONDecoder()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ContextKit
 
@@ -9,17 +10,17 @@ struct ReportReproducibilityTests {
     @Test("regenerating reports/ gives the committed bytes")
     func committedReportsAreCurrent() throws {
         let shared = try MeasurementPaths.requireSharedData()
-        let writer = try ReportWriter(root: MeasurementPaths.repository, shared: shared)
+        let writer = try ReportWriter(root: TestRepository.root, shared: shared)
         let files = try writer.files()
         #expect(files.map(\.name) == ["density.md", "density.csv", "density.svg",
                                       "transcript-growth.md", "transcript-growth.csv", "transcript-growth.svg",
                                       "schema-overhead.md", "schema-overhead.csv", "schema-overhead.svg"])
-        let reports = MeasurementPaths.repository.appendingPathComponent("reports")
+        let reports = TestRepository.root.appendingPathComponent("reports")
         for file in files {
             let committed = try? String(contentsOf: reports.appendingPathComponent(file.name), encoding: .utf8)
             #expect(committed == file.contents, "reports/\(file.name) is stale: run `swift run ctxkit report` and commit the result")
             // Same input, same bytes: nothing machine-specific such as an absolute path.
-            #expect(!file.contents.contains(MeasurementPaths.repository.path) && !file.contents.contains(shared.path), "\(file.name) names an absolute path")
+            #expect(!file.contents.contains(TestRepository.root.path) && !file.contents.contains(shared.path), "\(file.name) names an absolute path")
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ContextKit
 
 @Suite("Schema overhead")
 struct SchemaOverheadTableTests {
     static func example(_ path: String) throws -> String {
-        try String(contentsOf: MeasurementPaths.repository.appendingPathComponent(path), encoding: .utf8)
+        try String(contentsOf: TestRepository.root.appendingPathComponent(path), encoding: .utf8)
     }
 
     @Test("each example's JSON is what its Swift declaration encodes to", arguments: ["JournalInsight", "TripPlan"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ContextKit
 
@@ -13,8 +14,7 @@ struct SummarySizeEstimateTests {
     }
 
     @Test func theFieldNotesSummary() throws {
-        let text = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples/Summary.json"), encoding: .utf8)
+        let text = try String(contentsOf: TestRepository.path("examples/Summary.json"), encoding: .utf8)
         let schema = try #require(try SchemaDocument.load(text).entries.first?.schema)
         let tokenizer = cl100k
         let estimate = SummarySizeEstimate { tokenizer.count($0) }

@@ -1,14 +1,10 @@
 import Foundation
+import TestSupport
 
 /// Files of the package (examples) found from this test file's location.
 enum SchemaFixtures {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent()  // Schema
-        .deletingLastPathComponent()  // ContextKitTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
 
     static func example(_ name: String) throws -> String {
-        try String(contentsOf: packageRoot.appendingPathComponent("examples").appendingPathComponent(name), encoding: .utf8)
+        try String(contentsOf: TestRepository.root.appendingPathComponent("examples").appendingPathComponent(name), encoding: .utf8)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The test venv's Python with the peers (tiktoken, bpe-openai), made by
 /// `scripts/python-env`. `scripts/test` creates it before the tests run.
@@ -17,7 +18,7 @@ enum PythonPeer {
         guard let python else { throw PeerMissing() }
         let process = Process()
         process.executableURL = python
-        process.arguments = [TestPaths.repository.appendingPathComponent(script).path] + arguments
+        process.arguments = [TestRepository.root.appendingPathComponent(script).path] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

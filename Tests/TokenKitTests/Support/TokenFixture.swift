@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One case of a fixture file a peer wrote: `Tests/Fixtures/tiktoken/<encoding>.jsonl`
 /// (by `Tests/Fixtures/tiktoken/generate.py`, from tiktoken) or
@@ -37,7 +38,7 @@ struct TokenFixture {
 
     /// The cases of one file under `Tests/Fixtures`.
     static func load(path: String) throws -> [TokenFixture] {
-        let url = TestPaths.fixtures.appendingPathComponent(path)
+        let url = TestRepository.fixtures.appendingPathComponent(path)
         let contents = try String(contentsOf: url, encoding: .utf8)
         let decoder = JSONDecoder()
         return try contents.split(separator: "\n").map { text in
@@ -55,10 +56,10 @@ struct TokenFixture {
     private static func input(_ input: Line.Input) throws -> String {
         if let text = input.text { return text }
         if let path = input.shared {
-            return try String(contentsOf: TestPaths.shared.appendingPathComponent(path), encoding: .utf8)
+            return try String(contentsOf: TestRepository.shared.appendingPathComponent(path), encoding: .utf8)
         }
         if let path = input.repo {
-            return try String(contentsOf: TestPaths.repository.appendingPathComponent(path), encoding: .utf8)
+            return try String(contentsOf: TestRepository.root.appendingPathComponent(path), encoding: .utf8)
         }
         if let unit = input.repeat, let times = input.times {
             return String(repeating: unit, count: times)

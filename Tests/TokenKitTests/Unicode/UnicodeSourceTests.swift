@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenKit
 
@@ -93,7 +94,7 @@ struct UnicodeSourceTests {
             if b != bytes { changed += 1 }
         }
         print("\(form) of \(OpenModelFixtures.udhrTexts.count) UDHR and 4000 random texts: \(changed) change, \(different.count) differ \(different.prefix(10))")
-        #expect(OpenModelFixtures.udhrTexts.count >= 388 || !TestPaths.isCI)
+        #expect(OpenModelFixtures.udhrTexts.count >= 388 || !TestRepository.isCI)
         #expect(different.isEmpty)
     }
 

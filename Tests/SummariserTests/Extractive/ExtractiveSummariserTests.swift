@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Summariser
 
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func cjkTextIsSummarised() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../corpora/prose/ja.txt")
+        let url = TestRepository.path("corpora/prose/ja.txt")
         let text = try String(contentsOf: url, encoding: .utf8)
         let summary = ExtractiveSummariser().summarise(text)
         #expect(summary.points.count == 3)

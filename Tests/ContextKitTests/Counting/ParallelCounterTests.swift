@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ParallelCounterTests {
@@ -25,7 +26,7 @@ import Testing
     @Test(arguments: PieceBoundaryTests.encodings)
     func realTextAtEveryCutSize(encoding: String) throws {
         let tokenizer = try Tokenizer.named(encoding)
-        let folder = Fixtures.shared.appendingPathComponent("data/udhr")
+        let folder = TestRepository.shared.appendingPathComponent("data/udhr")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter { $0.hasSuffix(".txt") }
         var all: [UInt8] = []
         for name in names.prefix(120) { all += try Array(Data(contentsOf: folder.appendingPathComponent(name))) }

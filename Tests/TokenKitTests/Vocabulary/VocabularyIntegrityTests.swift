@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenKit
 
@@ -6,7 +7,7 @@ import Testing
 struct VocabularyIntegrityTests {
     @Test("shipped files match the SHA-256 in PROVENANCE.md", arguments: OpenAIEncoding.allCases)
     func provenance(encoding: OpenAIEncoding) throws {
-        let provenance = try String(contentsOf: TestPaths.repository.appendingPathComponent("Sources/TokenKit/Resources/PROVENANCE.md"), encoding: .utf8)
+        let provenance = try String(contentsOf: TestRepository.root.appendingPathComponent("Sources/TokenKit/Resources/PROVENANCE.md"), encoding: .utf8)
         let row = try #require(provenance.split(separator: "\n").first { $0.hasPrefix("| \(encoding.rawValue).tiktoken |") })
         let expected = row.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)
         let url = try #require(encoding.resourceURL)

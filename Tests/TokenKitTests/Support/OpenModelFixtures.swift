@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 @testable import TokenKit
 
 /// Where the shared reference data lives: `../shared/data` beside the package.
 enum OpenModelFixtures {
-    static let sharedData = TestPaths.shared.appendingPathComponent("data")
+    static let sharedData = TestRepository.shared.appendingPathComponent("data")
     static let ggufFolder = sharedData.appendingPathComponent("gguf")
     static let hfFolder = sharedData.appendingPathComponent("hf")
     static let udhrFolder = sharedData.appendingPathComponent("udhr")
