@@ -1,3 +1,5 @@
+import Render
+
 /// One option a command accepts: `-e, --encoding NAME|FILE`.
 package struct OptionSpec: Sendable {
     /// The one-letter form, if any (`e` for `-e`).
@@ -207,17 +209,9 @@ package struct CommandSpec: Sendable {
         return out
     }
 
+    /// `text` wrapped to `width` columns, each line starting with `indent`.
     private func wrap(_ text: String, width: Int, indent: String) -> String {
-        var lines: [String] = []
-        var line = indent
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            if line.count > indent.count && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = indent
-            }
-            line += (line.count > indent.count ? " " : "") + word
-        }
-        lines.append(line)
-        return lines.joined(separator: "\n")
+        let lines = TextWrap.lines(text, width: width - indent.count)
+        return (lines.isEmpty ? [""] : lines).map { indent + $0 }.joined(separator: "\n")
     }
 }

@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit density`: characters and bytes per token, token tax and window

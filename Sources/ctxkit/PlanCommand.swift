@@ -1,6 +1,7 @@
 import ContextKit
 import ContextKitJSON
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit plan`: how a text is cut to fit a model, and what summarising it

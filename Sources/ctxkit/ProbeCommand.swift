@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit probe`: what a real server charges (`--url`), or where a text

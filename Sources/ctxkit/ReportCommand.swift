@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit report`: regenerates `reports/` (density, transcript growth,

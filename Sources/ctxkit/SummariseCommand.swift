@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import Summariser
 import ToolSupport
 

@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit transcript`: tokens per request when one session is reused versus

@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// tokcount's command line: the options, and what they resolve to.
