@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TokenKit", "TestSupport"]),
     ]
 )
