@@ -44,12 +44,16 @@ let package = Package(
         // The Jinja subset chat templates are written in: a leaf over JSON.
         .target(name: "ChatTemplates", dependencies: ["ContextKitJSON"]),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit"], resources: [.copy("Resources")]),
+        // Rendering with no domain in it: number formatting, word wrapping,
+        // plain-text and Markdown tables, CSV and SVG. A leaf, so the reports
+        // in ContextKit and the tools print numbers and wrap text one way.
+        .target(name: "Render"),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], resources: [.copy("Resources")]),
         .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
-        .target(name: "ToolSupport", dependencies: ["ContextKitJSON"]),
-        .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
-        .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
+        .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
+        .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
+        .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
+        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates", "TokenKit", "TestSupport"]),
@@ -58,6 +62,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TokenKit", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Render
 
 /// A one-line progress bar on standard error for work that takes a while.
 ///

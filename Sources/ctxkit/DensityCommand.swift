@@ -1,25 +1,41 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit density`: characters and bytes per token, token tax and window
 /// capacity per language and tokenizer, on a parallel corpus.
 enum DensityCommand {
-    static let spec = CommandSpec(
+    /// The command line, typed: every option declared once, with its help.
+    struct Options: CommandOptions {
+        var positionals: [String] = []
+        var corpus: String?
+        var encoding: [String] = []
+        var udhr: String?
+        var noUDHR = false
+        var reference: String?
+        var window: Int?
+        var profiles: [String] = []
+        var csv = false
+
+        static var declarations: [OptionDeclaration<Self>] {
+            [
+                .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: corpora/prose; a folder holding prose/ works too).", \.corpus),
+                .repeated("encoding", short: "e", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when ../shared/data/gguf holds their vocabularies) and apple-on-device.", \.encoding),
+                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: ../shared/data/udhr when it exists).", \.udhr),
+                .flag("no-udhr", help: "Skip the UDHR cross-check.", \.noUDHR),
+                .option("reference", value: "TAG", help: "The language the token tax is relative to (default: en).", \.reference),
+                .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .integer(minimum: 1)),
+                .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
+                .flag("csv", help: "Print CSV (one line per tokenizer and language) instead of tables.", \.csv),
+            ]
+        }
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "ctxkit density",
-        version: ToolVersion.string,
         usage: ["[--corpus DIR] [-e LIST] [OPTIONS]"],
         summary: "Measures how densely each tokenizer packs each language of a parallel corpus: characters per token, bytes per token, tokens relative to the reference language (the \"token tax\": the same content costs that many times the window) and how many characters fit in the window. With the UDHR texts at hand, the same figures on the Universal Declaration of Human Rights are shown beside them as a cross-check.",
-        options: [
-            OptionSpec(nil, "corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: corpora/prose; a folder holding prose/ works too)."),
-            OptionSpec("e", "encoding", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when ../shared/data/gguf holds their vocabularies) and apple-on-device."),
-            OptionSpec(nil, "udhr", value: "DIR", help: "UDHR texts for the cross-check (default: ../shared/data/udhr when it exists)."),
-            OptionSpec(nil, "no-udhr", help: "Skip the UDHR cross-check."),
-            OptionSpec(nil, "reference", value: "TAG", help: "The language the token tax is relative to (default: en)."),
-            OptionSpec(nil, "window", value: "N", help: "Window for the characters-that-fit column (default: 4,096)."),
-            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
-            OptionSpec(nil, "csv", help: "Print CSV (one line per tokenizer and language) instead of tables."),
-        ],
         epilog: """
         Characters are Unicode scalars of the text as it is (the corpus is NFC; the UDHR
         texts are NFC-normalised, trimmed and stripped of blank lines first). Columns
@@ -29,32 +45,30 @@ enum DensityCommand {
         """
     )
 
-    static func run(_ arguments: [String]) -> Int32 {
-        let terminal = Terminal()
-        do {
-            let args = try spec.parse(arguments)
-            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
-            if !args.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(args.positionals[0])'; the corpus is given with --corpus DIR") }
+    static func run(_ arguments: [String]) async -> ExitCode {
+        await CommandRunner.run(spec, arguments) { options in
+            let terminal = Terminal()
+            if !options.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(options.positionals[0])'; the corpus is given with --corpus DIR") }
             let catalog: ProfileCatalog
             do {
-                catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
+                catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
             } catch let error as ProfileError {
                 throw UsageError(tool: spec.name, "--profiles: \(error)")
             }
-            let items = args.values("encoding").flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
+            let items = options.encoding.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
             let tokenizers = try items.isEmpty ? defaultTokenizers(catalog: catalog) : items.map { try tokenizer($0, catalog: catalog) }
-            let window = try args.integer("window", minimum: 1) ?? 4096
-            let corpusDirectory = corpusPath(args.value("corpus"))
+            let window = options.window ?? 4096
+            let corpusDirectory = corpusPath(options.corpus)
             let corpus = try LanguageSample.loadCorpus(directory: URL(fileURLWithPath: corpusDirectory), sourcePrefix: corpusDirectory)
             var udhr: [String: LanguageSample] = [:]
-            if !args.has("no-udhr") {
-                let explicit = args.value("udhr")
+            if !options.noUDHR {
+                let explicit = options.udhr
                 let directory = explicit ?? "../shared/data/udhr"
                 if explicit != nil || FileManager.default.fileExists(atPath: directory) {
                     udhr = try UDHRTexts.load(directory: URL(fileURLWithPath: directory), for: corpus, sourcePrefix: directory)
                 }
             }
-            let reference = args.value("reference") ?? "en"
+            let reference = options.reference ?? "en"
             let bar = ProgressBar(total: Density.workload(corpus: corpus, crossCheck: udhr, tokenizers: tokenizers.count),
                                   enabled: terminal.stderrIsTerminal, columns: terminal.stderrColumns)
             var reported = 0
@@ -63,17 +77,8 @@ enum DensityCommand {
                 reported = done
             }
             bar.finish()
-            Output.out(args.has("csv") ? ReportWriter.densityCSV(density) : render(density, udhr: !udhr.isEmpty))
-            return ExitCode.ok.rawValue
-        } catch let error as UsageError {
-            Output.err(error.description + "\n")
-            return ExitCode.usage.rawValue
-        } catch let error as MeasurementError {
-            Output.err("ctxkit density: \(error)\n")
-            return ExitCode.inputFailed.rawValue
-        } catch {
-            Output.err("ctxkit density: \(error)\n")
-            return ExitCode.inputFailed.rawValue
+            Output.out(options.csv ? ReportWriter.densityCSV(density) : render(density, udhr: !udhr.isEmpty))
+            return .ok
         }
     }
 

@@ -1,35 +1,60 @@
 import ContextKit
 import ContextKitJSON
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit plan`: how a text is cut to fit a model, and what summarising it
 /// will cost — before any summarising code is written.
 enum PlanCommand {
-    static let spec = CommandSpec(
+    /// The command line, typed: every option declared once, with its help.
+    struct Options: CommandOptions {
+        var positionals: [String] = []
+        var model: String?
+        var profiles: [String] = []
+        var instructions: String?
+        var schema: String?
+        var runtime: SchemaRuntime?
+        var reserve: Int?
+        var overlap: Int?
+        var summaryTokens: Int?
+        var noMarkdown = false
+        var latency: String?
+        var cold: Double?
+        var warm: Double?
+        var charactersPerSecond: Double?
+        var idle: Double?
+        var concurrency: Int?
+        var all = false
+        var json = false
+
+        static var declarations: [OptionDeclaration<Self>] {
+            [
+                .option("model", short: "m", value: "PROFILE", help: "Model profile: window, tokenizer and overheads (default: the catalog's default). Profiles whose tokenizer is not public (apple-on-device) give estimates, marked ≈.", \.model),
+                .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
+                .option("instructions", short: "i", value: "TEXT|FILE", help: "The instructions sent with every call: a file if one exists at that path, else the text itself.", \.instructions),
+                .option("schema", value: "FILE", help: "Output schema (JSON Schema, Apple GenerationSchema JSON, response_format, or a Swift @Generable file), priced as schema-cost prices it; it also sets the expected summary size.", \.schema),
+                .choice("runtime", value: "KIND", help: "How the schema reaches the model: apple, openai, grammar or json (default: from the profile).", \.runtime),
+                .option("reserve", short: "r", value: "N", help: "Tokens kept free for the answer (default: the profile's, else 512 but at most a quarter of the window).", \.reserve, .integer()),
+                .option("overlap", value: "N", help: "Repeat up to N tokens from the end of each chunk at the start of the next (default 0).", \.overlap, .integer()),
+                .option("summary-tokens", value: "N", help: "Expected tokens of one summary, for the reduce steps (default: from the schema, at most the reserve; without a schema, the reserve).", \.summaryTokens, .integer(minimum: 1)),
+                .flag("no-markdown", help: "Treat '#' lines and underlined lines as plain lines, not section headings.", \.noMarkdown),
+                .option("latency", value: "FILE", help: "Latency figures (JSON, as the summariser saves them) instead of the measured or field-notes ones.", \.latency),
+                .option("cold", value: "SECONDS", help: "Seconds to the first token of the first call (field notes: 1.15).", \.cold, .nonNegative),
+                .option("warm", value: "SECONDS", help: "Seconds to the first token of later calls (field notes: 0.383).", \.warm, .nonNegative),
+                .option("chars-per-second", value: "N", help: "Characters of output per second (field notes: 345).", \.charactersPerSecond, .nonNegative),
+                .option("idle", value: "SECONDS", help: "Idle seconds between calls; adds the field notes' idle penalty to each first token (default 0: back to back).", \.idle, .nonNegative),
+                .option("concurrency", value: "N", help: "Calls of one level run N at a time (default 1, as on a phone).", \.concurrency, .integer(minimum: 1)),
+                .flag("all", help: "List every chunk (by default a long list shows its first and last rows).", \.all),
+                .flag("json", help: "Print one JSON document: budget parts, text, chunks (offsets in bytes and characters), the plan tree and the time estimate.", \.json),
+            ]
+        }
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "ctxkit plan",
-        version: ToolVersion.string,
         usage: ["FILE|- [-m PROFILE] [--instructions TEXT|FILE] [--schema FILE] [--reserve N] [--overlap N] [OPTIONS]"],
         summary: "Shows where a model's window goes (overhead, instructions, output schema, answer reserve), cuts the text into chunks that each fit one request — at the most meaningful places (Markdown sections, paragraphs, lines, sentences, words, never inside a character) that keep the number of chunks minimal, every chunk counted exactly as it will be sent — and plans the map-reduce calls that summarise it: map calls, reduce levels, tokens sent and an estimated time.",
-        options: [
-            OptionSpec("m", "model", value: "PROFILE", help: "Model profile: window, tokenizer and overheads (default: the catalog's default). Profiles whose tokenizer is not public (apple-on-device) give estimates, marked ≈."),
-            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
-            OptionSpec("i", "instructions", value: "TEXT|FILE", help: "The instructions sent with every call: a file if one exists at that path, else the text itself."),
-            OptionSpec(nil, "schema", value: "FILE", help: "Output schema (JSON Schema, Apple GenerationSchema JSON, response_format, or a Swift @Generable file), priced as schema-cost prices it; it also sets the expected summary size."),
-            OptionSpec(nil, "runtime", value: "KIND", choices: SchemaRuntime.allCases.map(\.rawValue), help: "How the schema reaches the model: apple, openai, grammar or json (default: from the profile)."),
-            OptionSpec("r", "reserve", value: "N", help: "Tokens kept free for the answer (default: the profile's, else 512 but at most a quarter of the window)."),
-            OptionSpec(nil, "overlap", value: "N", help: "Repeat up to N tokens from the end of each chunk at the start of the next (default 0)."),
-            OptionSpec(nil, "summary-tokens", value: "N", help: "Expected tokens of one summary, for the reduce steps (default: from the schema, at most the reserve; without a schema, the reserve)."),
-            OptionSpec(nil, "no-markdown", help: "Treat '#' lines and underlined lines as plain lines, not section headings."),
-            OptionSpec(nil, "latency", value: "FILE", help: "Latency figures (JSON, as the summariser saves them) instead of the measured or field-notes ones."),
-            OptionSpec(nil, "cold", value: "SECONDS", help: "Seconds to the first token of the first call (field notes: 1.15)."),
-            OptionSpec(nil, "warm", value: "SECONDS", help: "Seconds to the first token of later calls (field notes: 0.383)."),
-            OptionSpec(nil, "chars-per-second", value: "N", help: "Characters of output per second (field notes: 345)."),
-            OptionSpec(nil, "idle", value: "SECONDS", help: "Idle seconds between calls; adds the field notes' idle penalty to each first token (default 0: back to back)."),
-            OptionSpec(nil, "concurrency", value: "N", help: "Calls of one level run N at a time (default 1, as on a phone)."),
-            OptionSpec(nil, "all", help: "List every chunk (by default a long list shows its first and last rows)."),
-            OptionSpec(nil, "json", help: "Print one JSON document: budget parts, text, chunks (offsets in bytes and characters), the plan tree and the time estimate."),
-        ],
         epilog: """
         Characters are Unicode scalars, as in every ContextKit tool. Fill is a chunk's
         tokens over the room for text. In the JSON, chunk indices and call inputs count
@@ -43,31 +68,19 @@ enum PlanCommand {
         """
     )
 
-    static func run(_ arguments: [String]) -> Int32 {
-        do {
-            let args = try spec.parse(arguments)
-            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
-            guard args.positionals.count == 1, let path = args.positionals.first else {
-                throw UsageError(tool: spec.name, args.positionals.isEmpty ? "give the text file to plan (or - for standard input)" : "give one file at a time")
+    static func run(_ arguments: [String]) async -> ExitCode {
+        await CommandRunner.run(spec, arguments) { options in
+            guard options.positionals.count == 1, let path = options.positionals.first else {
+                throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give the text file to plan (or - for standard input)" : "give one file at a time")
             }
-            let job = try Job(args: args, path: path)
+            let job = try Job(options: options, path: path)
             let report = try job.plan()
-            Output.out(args.has("json") ? report.json().rendered() + "\n" : report.text(listAll: args.has("all")))
+            Output.out(options.json ? report.json().rendered() + "\n" : report.text(listAll: options.all))
             if case let .failure(error) = report.callPlan {
                 Output.err("ctxkit plan: \(error)\n")
-                return ExitCode.inputFailed.rawValue
+                return .inputFailed
             }
-            return ExitCode.ok.rawValue
-        } catch let error as UsageError {
-            Output.err(error.description + "\n")
-            return ExitCode.usage.rawValue
-        } catch let error as ProfileError {
-            Output.err("ctxkit plan: \(error)\n")
-            if case .unknownProfile = error { return ExitCode.usage.rawValue }
-            return ExitCode.inputFailed.rawValue
-        } catch {
-            Output.err("ctxkit plan: \(error)\n")
-            return ExitCode.inputFailed.rawValue
+            return .ok
         }
     }
 
@@ -87,17 +100,17 @@ enum PlanCommand {
         let concurrency: Int
         let idle: Double
 
-        init(args: ParsedArguments, path: String) throws {
+        init(options: Options, path: String) throws {
             self.path = path
-            let catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
-            profile = try args.value("model").map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
-            planner = try ChunkPlanner(profile: profile, markdownHeadings: !args.has("no-markdown"))
+            let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
+            profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            planner = try ChunkPlanner(profile: profile, markdownHeadings: !options.noMarkdown)
             text = try Self.read(path)
-            if let value = args.value("instructions") {
+            if let value = options.instructions {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), !isDirectory.boolValue {
                     guard let data = FileManager.default.contents(atPath: value), let content = String(data: data, encoding: .utf8) else {
-                        throw InputError(message: "--instructions \(value): cannot be read as UTF-8 text")
+                        throw CommandFailure("--instructions \(value): cannot be read as UTF-8 text")
                     }
                     instructions = (content, value)
                 } else {
@@ -106,33 +119,33 @@ enum PlanCommand {
             } else {
                 instructions = nil
             }
-            if let schemaPath = args.value("schema") {
+            if let schemaPath = options.schema {
                 guard let data = FileManager.default.contents(atPath: schemaPath), let content = String(data: data, encoding: .utf8) else {
-                    throw InputError(message: "--schema \(schemaPath): " + (FileManager.default.fileExists(atPath: schemaPath) ? "cannot be read as UTF-8 text" : "no such file"))
+                    throw CommandFailure("--schema \(schemaPath): " + (FileManager.default.fileExists(atPath: schemaPath) ? "cannot be read as UTF-8 text" : "no such file"))
                 }
                 do {
                     schema = (try SchemaDocument.load(content, fileName: schemaPath), schemaPath)
                 } catch {
-                    throw InputError(message: "--schema \(schemaPath): \(error)")
+                    throw CommandFailure("--schema \(schemaPath): \(error)")
                 }
             } else {
                 schema = nil
             }
-            runtime = args.value("runtime").flatMap(SchemaRuntime.init(rawValue:))
-            reserve = try args.integer("reserve")
-            overlap = try args.integer("overlap") ?? 0
-            summaryTokens = try args.integer("summary-tokens", minimum: 1)
-            concurrency = try args.integer("concurrency", minimum: 1) ?? 1
-            idle = try Self.seconds(args, "idle") ?? 0
-            var latency = try args.value("latency").map { file in
+            runtime = options.runtime
+            reserve = options.reserve
+            overlap = options.overlap ?? 0
+            summaryTokens = options.summaryTokens
+            concurrency = options.concurrency ?? 1
+            idle = options.idle ?? 0
+            var latency = try options.latency.map { file in
                 do { return try LatencyModel.load(contentsOf: URL(fileURLWithPath: file)) } catch {
-                    throw InputError(message: "--latency \(file): \(error.localizedDescription); expected the JSON the summariser saves (coldFirstToken, warmFirstToken, outputCharactersPerSecond, idleCurve, source, measured)")
+                    throw CommandFailure("--latency \(file): \(error.localizedDescription); expected the JSON the summariser saves (coldFirstToken, warmFirstToken, outputCharactersPerSecond, idleCurve, source, measured)")
                 }
             } ?? LatencyModel.load(profile: profile.name)
             var overridden: [String] = []
-            if let cold = try Self.seconds(args, "cold") { latency.coldFirstToken = cold; overridden.append("--cold") }
-            if let warm = try Self.seconds(args, "warm") { latency.warmFirstToken = warm; overridden.append("--warm") }
-            if let rate = try Self.seconds(args, "chars-per-second"), rate > 0 { latency.outputCharactersPerSecond = rate; overridden.append("--chars-per-second") }
+            if let cold = options.cold { latency.coldFirstToken = cold; overridden.append("--cold") }
+            if let warm = options.warm { latency.warmFirstToken = warm; overridden.append("--warm") }
+            if let rate = options.charactersPerSecond, rate > 0 { latency.outputCharactersPerSecond = rate; overridden.append("--chars-per-second") }
             if !overridden.isEmpty { latency.source += ", with \(overridden.joined(separator: " "))" }
             self.latency = latency
         }
@@ -140,9 +153,9 @@ enum PlanCommand {
         static func read(_ path: String) throws -> [UInt8] {
             if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError(message: "\(path): no such file") }
-            guard !isDirectory.boolValue else { throw InputError(message: "\(path): is a folder; give one text file") }
-            guard let data = FileManager.default.contents(atPath: path) else { throw InputError(message: "\(path): cannot be read (permissions?)") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure("\(path): no such file") }
+            guard !isDirectory.boolValue else { throw CommandFailure("\(path): is a folder; give one text file") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("\(path): cannot be read (permissions?)") }
             return [UInt8](data)
         }
 
@@ -151,14 +164,6 @@ enum PlanCommand {
             var time = timespec()
             clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
             return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-        }
-
-        static func seconds(_ args: ParsedArguments, _ name: String) throws -> Double? {
-            guard let text = args.value(name) else { return nil }
-            guard let value = Double(text), value >= 0, value.isFinite else {
-                throw UsageError(tool: spec.name, "--\(name) wants a number of at least 0, not '\(text)'")
-            }
-            return value
         }
 
         func plan() throws -> Report {
@@ -204,14 +209,6 @@ extension Result where Failure == PlanError {
     var errorDescription: String {
         if case let .failure(error) = self { return error.description }
         return ""
-    }
-}
-
-extension PlanCommand {
-    /// A file or option value the command could not use.
-    struct InputError: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
     }
 }
 

@@ -1,6 +1,7 @@
 import ContextKit
 import ContextKitJSON
 import Foundation
+import Render
 import ToolSupport
 
 /// How `ctxkit probe --url` prints what it measured.

@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import Summariser
 import ToolSupport
 
@@ -7,29 +8,57 @@ import ToolSupport
 /// points) through the summariser engine, with the built-in extractive
 /// backend or an OpenAI-compatible server.
 enum SummariseCommand {
-    static let spec = CommandSpec(
+    /// The command line, typed: every option declared once, with its help.
+    struct Options: CommandOptions {
+        var positionals: [String] = []
+        var backend: Backend?
+        var url: String?
+        var serverModel: String?
+        var apiKey: String?
+        var model: String?
+        var profiles: [String] = []
+        var reserve: Int?
+        var greedy = false
+        var topK: Int?
+        var topP: Double?
+        var temperature: Double?
+        var seed: UInt64?
+        var timeout: Double?
+        var stream = false
+        var json = false
+        var stats = false
+
+        static var declarations: [OptionDeclaration<Self>] {
+            [
+                .choice("backend", short: "b", value: "NAME", help: "extractive (default: built in, no model needed) or openai (an OpenAI-compatible server at --url).", \.backend),
+                .option("url", value: "URL", help: "With --backend openai: the server's base URL (default: $OPENAI_BASE_URL, else http://127.0.0.1:8080).", \.url),
+                .option("server-model", value: "NAME", help: "With --backend openai: the request's \"model\" field (default: none, which llama-server accepts).", \.serverModel),
+                .option("api-key", value: "KEY", help: "With --backend openai: the bearer token (default: $OPENAI_API_KEY).", \.apiKey),
+                .option("model", short: "m", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model).", \.model),
+                .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
+                .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: 300).", \.reserve, .integer(minimum: 16)),
+                .flag("greedy", help: "Greedy sampling: the same text gives the same answer.", \.greedy),
+                .option("top-k", value: "K", help: "Sample among the K most likely tokens.", \.topK, .integer(minimum: 1)),
+                .option("top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1).", \.topP, .number(in: 0...1)),
+                .option("temperature", value: "T", help: "Sampling temperature.", \.temperature, .number(in: 0...100)),
+                .option("seed", value: "N", help: "Fix the sampling seed (reproducible runs, for tests and benchmarks).", \.seed, .unsigned),
+                .option("timeout", value: "SECONDS", help: "With --backend openai: seconds one answer may take, including the silence while a local server reads a long prompt (default: 600).", \.timeout, .number(in: 1...86_400)),
+                .flag("stream", help: "Print the summary as it forms, and each call's progress on standard error.", \.stream),
+                .flag("json", help: "Print one JSON document: the summary, the plan of every level, every call's metrics and the totals.", \.json),
+                .flag("stats", help: "After the summary, print every call's time to first token, total time, characters per second and tokens, and the totals.", \.stats),
+            ]
+        }
+    }
+
+    /// `--backend`: who writes the summaries.
+    enum Backend: String, CaseIterable {
+        case extractive, openai
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "ctxkit summarise",
-        version: ToolVersion.string,
         usage: ["FILE|- [--backend extractive|openai] [--url URL] [--server-model NAME] [-m PROFILE] [--json|--stream] [--stats]"],
         summary: "Summarises a text of any length into a headline and three points. The text is cut with the chunk planner to fit the model's window (less instructions, output schema and answer), each chunk is summarised in a fresh session, and the summaries are combined until one call holds them all. Answers that copy the text are retried once; a context overflow reported by the backend replans with the backend's own count. The default backend is extractive (the text's most central sentences, offline and deterministic); --backend openai uses any OpenAI-compatible server (llama.cpp's llama-server, vLLM, Ollama, LM Studio, OpenAI).",
-        options: [
-            OptionSpec("b", "backend", value: "NAME", choices: ["extractive", "openai"], help: "extractive (default: built in, no model needed) or openai (an OpenAI-compatible server at --url)."),
-            OptionSpec(nil, "url", value: "URL", help: "With --backend openai: the server's base URL (default: $OPENAI_BASE_URL, else http://127.0.0.1:8080)."),
-            OptionSpec(nil, "server-model", value: "NAME", help: "With --backend openai: the request's \"model\" field (default: none, which llama-server accepts)."),
-            OptionSpec(nil, "api-key", value: "KEY", help: "With --backend openai: the bearer token (default: $OPENAI_API_KEY)."),
-            OptionSpec("m", "model", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model)."),
-            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
-            OptionSpec("r", "reserve", value: "N", help: "Tokens kept for each answer, also its token limit (default: 300)."),
-            OptionSpec(nil, "greedy", help: "Greedy sampling: the same text gives the same answer."),
-            OptionSpec(nil, "top-k", value: "K", help: "Sample among the K most likely tokens."),
-            OptionSpec(nil, "top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1)."),
-            OptionSpec(nil, "temperature", value: "T", help: "Sampling temperature."),
-            OptionSpec(nil, "seed", value: "N", help: "Fix the sampling seed (reproducible runs, for tests and benchmarks)."),
-            OptionSpec(nil, "timeout", value: "SECONDS", help: "With --backend openai: seconds one answer may take, including the silence while a local server reads a long prompt (default: 600)."),
-            OptionSpec(nil, "stream", help: "Print the summary as it forms, and each call's progress on standard error."),
-            OptionSpec(nil, "json", help: "Print one JSON document: the summary, the plan of every level, every call's metrics and the totals."),
-            OptionSpec(nil, "stats", help: "After the summary, print every call's time to first token, total time, characters per second and tokens, and the totals."),
-        ],
         epilog: """
         Times are from a monotonic clock; the first token is the first non-empty
         content. Tokens sent and received are the server's counts when it reports
@@ -42,22 +71,9 @@ enum SummariseCommand {
         """
     )
 
-    static func run(_ arguments: [String]) -> Int32 {
-        do {
-            let args = try spec.parse(arguments)
-            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
-            let job = try Job(args: args)
-            return job.run()
-        } catch let error as UsageError {
-            Output.err(error.description + "\n")
-            return ExitCode.usage.rawValue
-        } catch let error as ProfileError {
-            Output.err("ctxkit summarise: \(error)\n")
-            if case .unknownProfile = error { return ExitCode.usage.rawValue }
-            return ExitCode.inputFailed.rawValue
-        } catch {
-            Output.err("ctxkit summarise: \(error)\n")
-            return ExitCode.inputFailed.rawValue
+    static func run(_ arguments: [String]) async -> ExitCode {
+        await CommandRunner.run(spec, arguments) { options in
+            try await Job(options: options).run()
         }
     }
 
@@ -74,57 +90,56 @@ enum SummariseCommand {
         let stream: Bool
         let stats: Bool
 
-        init(args: ParsedArguments) throws {
-            guard args.positionals.count == 1, let path = args.positionals.first else {
-                throw UsageError(tool: spec.name, args.positionals.isEmpty ? "give the text file to summarise (or - for standard input)" : "give one file at a time")
+        init(options: Options) throws {
+            guard options.positionals.count == 1, let path = options.positionals.first else {
+                throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give the text file to summarise (or - for standard input)" : "give one file at a time")
             }
-            if args.has("json") && args.has("stream") {
+            if options.json && options.stream {
                 throw UsageError(tool: spec.name, "--stream prints text as it forms and --json one document at the end; choose one")
             }
-            let isOpenAI = args.value("backend") == "openai"
-            for option in ["url", "server-model", "api-key", "timeout"] where args.has(option) && !isOpenAI {
-                throw UsageError(tool: spec.name, "--\(option) is for --backend openai")
+            let isOpenAI = options.backend == .openai
+            let serverOnly: [(given: Bool, field: PartialKeyPath<Options>)] = [
+                (options.url != nil, \.url), (options.serverModel != nil, \.serverModel), (options.apiKey != nil, \.apiKey), (options.timeout != nil, \.timeout),
+            ]
+            for option in serverOnly where option.given && !isOpenAI {
+                throw UsageError(tool: spec.name, "\(Options.spelling(of: option.field)) is for --backend openai")
             }
             self.path = path
-            json = args.has("json")
-            stream = args.has("stream")
-            stats = args.has("stats")
+            json = options.json
+            stream = options.stream
+            stats = options.stats
 
-            let catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
-            profile = try args.value("model").map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
-            explicitProfile = args.has("model")
+            let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
+            profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            explicitProfile = options.model != nil
 
-            var options = SamplingOptions()
-            let modes = ["greedy", "top-k", "top-p"].filter(args.has)
-            if modes.count > 1 { throw UsageError(tool: spec.name, "choose one of --greedy, --top-k and --top-p") }
-            if args.has("greedy") { options.mode = .greedy }
-            if let k = try args.integer("top-k", minimum: 1) { options.mode = .topK(k) }
-            if let p = try Self.number(args, "top-p", in: 0...1) { options.mode = .probabilityThreshold(p) }
-            options.temperature = try Self.number(args, "temperature", in: 0...100)
-            if let seed = args.value("seed") {
-                guard let value = UInt64(seed.filter { $0 != "," && $0 != "_" }) else {
-                    throw UsageError(tool: spec.name, "--seed wants a whole number of at least 0, not '\(seed)'")
-                }
-                options.seed = value
+            var sampling = SamplingOptions()
+            if [options.greedy, options.topK != nil, options.topP != nil].filter({ $0 }).count > 1 {
+                throw UsageError(tool: spec.name, "choose one of --greedy, --top-k and --top-p")
             }
+            if options.greedy { sampling.mode = .greedy }
+            if let k = options.topK { sampling.mode = .topK(k) }
+            if let p = options.topP { sampling.mode = .probabilityThreshold(p) }
+            sampling.temperature = options.temperature
+            sampling.seed = options.seed
 
             if isOpenAI {
                 let environment = ProcessInfo.processInfo.environment
-                let urlText = args.value("url") ?? environment["OPENAI_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://127.0.0.1:8080"
+                let urlText = options.url ?? environment["OPENAI_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://127.0.0.1:8080"
                 guard let url = URL(string: urlText), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
                     throw UsageError(tool: spec.name, "--url wants an http:// or https:// URL, not '\(urlText)'")
                 }
-                let timeout = try Self.number(args, "timeout", in: 1...86_400) ?? 600
+                let timeout = options.timeout ?? 600
                 backend = OpenAICompatibleBackend(configuration: .init(
-                    baseURL: url, model: args.value("server-model"),
-                    apiKey: args.value("api-key") ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
+                    baseURL: url, model: options.serverModel,
+                    apiKey: options.apiKey ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
                     requestTimeout: timeout, totalTimeout: timeout))
             } else {
                 backend = ExtractiveBackend()
             }
             text = try Self.read(path)
-            let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: try args.integer("reserve", minimum: 16) ?? 300,
-                                                            options: options)
+            let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: options.reserve ?? 300,
+                                                            options: sampling)
             engine = try SummaryEngine(backend: backend, configuration: configuration)
         }
 
@@ -134,51 +149,35 @@ enum SummariseCommand {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else {
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw InputError(message: "\(path): no such file") }
-                guard !isDirectory.boolValue else { throw InputError(message: "\(path): is a folder; give one text file") }
-                guard let contents = FileManager.default.contents(atPath: path) else { throw InputError(message: "\(path): cannot be read (permissions?)") }
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure("\(path): no such file") }
+                guard !isDirectory.boolValue else { throw CommandFailure("\(path): is a folder; give one text file") }
+                guard let contents = FileManager.default.contents(atPath: path) else { throw CommandFailure("\(path): cannot be read (permissions?)") }
                 data = contents
             }
-            guard let text = String(data: data, encoding: .utf8) else { throw InputError(message: "\(path): is not UTF-8 text") }
+            guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure("\(path): is not UTF-8 text") }
             return text
         }
 
-        static func number(_ args: ParsedArguments, _ name: String, in range: ClosedRange<Double>) throws -> Double? {
-            guard let text = args.value(name) else { return nil }
-            guard let value = Double(text), range.contains(value) else {
-                throw UsageError(tool: spec.name, "--\(name) wants a number from \(NumberFormat.decimal(range.lowerBound)) to \(NumberFormat.decimal(range.upperBound)), not '\(text)'")
-            }
-            return value
-        }
-
         /// Runs the engine on a task of its own; Ctrl-C cancels it.
-        func run() -> Int32 {
+        func run() async -> ExitCode {
             let terminal = Terminal()
             let display = LiveDisplay(stream: stream, progress: !stream && !json && terminal.stderrIsTerminal, columns: terminal.stderrColumns)
-            let outcome = Outcome()
-            let done = DispatchSemaphore(value: 0)
+            let interruption = Interruption()
             let engine = self.engine, text = self.text
-            let task = Task.detached {
-                do {
-                    outcome.result = .success(try await engine.summarise(text) { display.handle($0) })
-                } catch {
-                    outcome.result = .failure(error)
-                }
-                done.signal()
-            }
+            let task = Task.detached { try await engine.summarise(text) { display.handle($0) } }
             signal(SIGINT, SIG_IGN)
             let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
             interrupt.setEventHandler {
-                outcome.interrupted = true
+                interruption.happened = true
                 task.cancel()
             }
             interrupt.resume()
-            done.wait()
+            let result = await task.result
             interrupt.cancel()
             display.finish()
 
-            switch outcome.result {
-            case .success(let run)?:
+            switch result {
+            case .success(let run):
                 let report = Report(job: self, run: run)
                 if json {
                     Output.out(report.json().rendered() + "\n")
@@ -190,41 +189,27 @@ enum SummariseCommand {
                     }
                 }
                 report.saveLatency()
-                return ExitCode.ok.rawValue
-            case .failure(let error)?:
-                if outcome.interrupted {
+                return .ok
+            case .failure(let error):
+                if interruption.happened {
                     Output.err("ctxkit summarise: interrupted\n")
-                    return 130
+                    return .interrupted
                 }
                 Output.err("ctxkit summarise: \(error)\n")
-                return ExitCode.inputFailed.rawValue
-            case nil:
-                return ExitCode.inputFailed.rawValue
+                return .inputFailed
             }
         }
     }
 
-    /// The run's result, handed from the engine's task to the waiting main thread.
-    final class Outcome: @unchecked Sendable {
+    /// Whether Ctrl-C stopped the run: set by the signal handler, read once the engine's task has ended.
+    final class Interruption: @unchecked Sendable {
         private let lock = NSLock()
-        private var _result: Result<SummaryRun, any Error>?
-        private var _interrupted = false
+        private var _happened = false
 
-        var result: Result<SummaryRun, any Error>? {
-            get { lock.withLock { _result } }
-            set { lock.withLock { _result = newValue } }
+        var happened: Bool {
+            get { lock.withLock { _happened } }
+            set { lock.withLock { _happened = newValue } }
         }
-
-        var interrupted: Bool {
-            get { lock.withLock { _interrupted } }
-            set { lock.withLock { _interrupted = newValue } }
-        }
-    }
-
-    /// A file or option value the command could not use.
-    struct InputError: Error, CustomStringConvertible {
-        let message: String
-        var description: String { message }
     }
 }
 

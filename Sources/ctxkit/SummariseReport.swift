@@ -1,6 +1,7 @@
 import ContextKit
 import ContextKitJSON
 import Foundation
+import Render
 import Summariser
 import ToolSupport
 

@@ -1,29 +1,48 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// `ctxkit transcript`: tokens per request when one session is reused versus
 /// a fresh session per request, and the turn where the window overflows;
 /// with `--url`, the same conversation run against a real server.
 enum TranscriptCommand {
-    static let spec = CommandSpec(
+    /// The command line, typed: every option declared once, with its help.
+    struct Options: CommandOptions {
+        var positionals: [String] = []
+        var model: String?
+        var profiles: [String] = []
+        var window: Int?
+        var instructions: String?
+        var document: [String] = []
+        var answer: [String] = []
+        var turns: Int?
+        var url: String?
+        var serverModel: String?
+        var timeout: Int?
+        var csv = false
+
+        static var declarations: [OptionDeclaration<Self>] {
+            [
+                .option("model", short: "m", value: "PROFILE", help: "Model profile: window, tokenizer and per-request overheads (default: apple-on-device).", \.model),
+                .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
+                .option("window", value: "N", help: "Context window in tokens, instead of the profile's (with --url: the server's, when it says).", \.window, .integer(minimum: 1)),
+                .option("instructions", short: "i", value: "N|FILE", help: "Instructions sent first in every session (default: none).", \.instructions),
+                .repeated("document", short: "d", value: "N|FILE", help: "The prompt of each turn (repeatable: turn k uses the k-th, cycling). Default: 700.", \.document),
+                .repeated("answer", short: "a", value: "N|FILE", help: "The answer of each turn (repeatable, cycling; with --url: its size is max_tokens). Default: 150.", \.answer),
+                .option("turns", short: "n", value: "N", help: "Turns to show (default: the number of documents given, or until two turns past the overflow).", \.turns, .integer(minimum: 1)),
+                .option("url", value: "URL", help: "Run the conversation against this OpenAI-compatible server (/v1/chat/completions) and show its measured prompt_tokens.", \.url),
+                .option("server-model", value: "NAME", help: "With --url: the request's \"model\" field (default: \"default\").", \.serverModel),
+                .option("timeout", value: "SECONDS", help: "With --url: seconds to wait for each answer (default: 300).", \.timeout, .integer(minimum: 1)),
+                .flag("csv", help: "Print CSV instead of a table.", \.csv),
+            ]
+        }
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "ctxkit transcript",
-        version: ToolVersion.string,
         usage: ["[-i N|FILE] [-d N|FILE]... [-a N|FILE]... [OPTIONS]", "--url URL [OPTIONS]"],
         summary: "Shows how fast a reused session grows: request n resends the instructions and every earlier prompt and answer, so the tokens sent per request climb until the window overflows, while a fresh session per request sends the same amount each time. Prints, per turn, the tokens sent and held in the window under both strategies, the running totals, and the turn at which the reused session overflows. Sizes are tokens, or files whose text is counted with the profile's tokenizer. With --url, the conversation is sent to an OpenAI-compatible server turn by turn and the prompt_tokens it reports are shown beside the prediction.",
-        options: [
-            OptionSpec("m", "model", value: "PROFILE", help: "Model profile: window, tokenizer and per-request overheads (default: apple-on-device)."),
-            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
-            OptionSpec(nil, "window", value: "N", help: "Context window in tokens, instead of the profile's (with --url: the server's, when it says)."),
-            OptionSpec("i", "instructions", value: "N|FILE", help: "Instructions sent first in every session (default: none)."),
-            OptionSpec("d", "document", value: "N|FILE", help: "The prompt of each turn (repeatable: turn k uses the k-th, cycling). Default: 700."),
-            OptionSpec("a", "answer", value: "N|FILE", help: "The answer of each turn (repeatable, cycling; with --url: its size is max_tokens). Default: 150."),
-            OptionSpec("n", "turns", value: "N", help: "Turns to show (default: the number of documents given, or until two turns past the overflow)."),
-            OptionSpec(nil, "url", value: "URL", help: "Run the conversation against this OpenAI-compatible server (/v1/chat/completions) and show its measured prompt_tokens."),
-            OptionSpec(nil, "server-model", value: "NAME", help: "With --url: the request's \"model\" field (default: \"default\")."),
-            OptionSpec(nil, "timeout", value: "SECONDS", help: "With --url: seconds to wait for each answer (default: 300)."),
-            OptionSpec(nil, "csv", help: "Print CSV instead of a table."),
-        ],
         epilog: """
         A size that is a number is taken as tokens; anything else is a file. With --url,
         sizes become generated English text of that many tokens (counted with the
@@ -48,33 +67,31 @@ enum TranscriptCommand {
         }
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
-        do {
-            let args = try spec.parse(arguments)
-            if let information = spec.informationRequested(in: args) { Output.out(information); return ExitCode.ok.rawValue }
-            if !args.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(args.positionals[0])'; give documents with -d N|FILE") }
+    static func run(_ arguments: [String]) async -> ExitCode {
+        await CommandRunner.run(spec, arguments) { options in
+            if !options.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(options.positionals[0])'; give documents with -d N|FILE") }
             let catalog: ProfileCatalog
             do {
-                catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
+                catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
             } catch let error as ProfileError {
                 throw UsageError(tool: spec.name, "--profiles: \(error)")
             }
             var profile: ModelProfile
             do {
-                profile = try catalog.profile(named: args.value("model") ?? "apple-on-device")
+                profile = try catalog.profile(named: options.model ?? "apple-on-device")
             } catch let error as ProfileError {
                 throw UsageError(tool: spec.name, "-m/--model: \(error)")
             }
             let counter = try MeasuredTokenizer(profile: profile)
-            let instructions = try args.value("instructions").map { try size($0, option: "-i/--instructions") }
-            let documents = try (args.values("document").isEmpty ? ["700"] : args.values("document")).map { try size($0, option: "-d/--document") }
-            let answers = try (args.values("answer").isEmpty ? ["150"] : args.values("answer")).map { try size($0, option: "-a/--answer") }
-            let turnsGiven = try args.integer("turns", minimum: 1)
-            if let url = args.value("url") {
-                return try live(url: url, args: args, profile: profile, counter: counter, instructions: instructions,
+            let instructions = try options.instructions.map { try size($0, option: "-i/--instructions") }
+            let documents = try (options.document.isEmpty ? ["700"] : options.document).map { try size($0, option: "-d/--document") }
+            let answers = try (options.answer.isEmpty ? ["150"] : options.answer).map { try size($0, option: "-a/--answer") }
+            let turnsGiven = options.turns
+            if let url = options.url {
+                return try live(url: url, options: options, profile: profile, counter: counter, instructions: instructions,
                                 documents: documents, answers: answers, turns: turnsGiven)
             }
-            if let window = try args.integer("window", minimum: 1) { profile.contextWindow = window }
+            if let window = options.window { profile.contextWindow = window }
             let instructionTokens = instructions?.tokens(counter) ?? 0
             let documentTokens = documents.map { $0.tokens(counter) }
             let answerTokens = answers.map { $0.tokens(counter) }
@@ -90,14 +107,8 @@ enum TranscriptCommand {
             let growth = TranscriptGrowth(instructions: instructionTokens, exchanges: exchanges(turns), window: profile.contextWindow, overheads: profile.overheads)
             // Sizes given in tokens are exact; only texts counted by an estimating profile are estimates.
             let counted = ([instructions].compactMap { $0 } + documents + answers).contains { if case .text = $0 { return true } else { return false } }
-            Output.out(args.has("csv") ? csv(growth) : render(growth, profile: profile, estimated: counted && profile.isEstimate))
-            return ExitCode.ok.rawValue
-        } catch let error as UsageError {
-            Output.err(error.description + "\n")
-            return ExitCode.usage.rawValue
-        } catch {
-            Output.err("ctxkit transcript: \(error)\n")
-            return ExitCode.inputFailed.rawValue
+            Output.out(options.csv ? csv(growth) : render(growth, profile: profile, estimated: counted && profile.isEstimate))
+            return .ok
         }
     }
 
@@ -159,17 +170,17 @@ enum TranscriptCommand {
 
     // MARK: --url
 
-    static func live(url: String, args: ParsedArguments, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
-                     documents: [Size], answers: [Size], turns given: Int?) throws -> Int32 {
+    static func live(url: String, options: Options, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
+                     documents: [Size], answers: [Size], turns given: Int?) throws -> ExitCode {
         guard let endpoint = URL(string: url), endpoint.scheme == "http" || endpoint.scheme == "https" else {
             throw UsageError(tool: spec.name, "--url wants an http(s) URL such as http://127.0.0.1:8080, not '\(url)'")
         }
         if answers.count > 1 { throw UsageError(tool: spec.name, "with --url the model writes the answers; give one -a/--answer size (its max_tokens)") }
         let maxTokens = max(1, answers[0].tokens(counter))
-        let timeout = Double(try args.integer("timeout", minimum: 1) ?? 300)
-        let run = LiveTranscript(url: endpoint, model: args.value("server-model") ?? "default", maxAnswerTokens: maxTokens, timeout: timeout)
+        let timeout = Double(options.timeout ?? 300)
+        let run = LiveTranscript(url: endpoint, model: options.serverModel ?? "default", maxAnswerTokens: maxTokens, timeout: timeout)
         let serverWindow = run.serverContextSize()
-        let window = try args.integer("window", minimum: 1) ?? serverWindow
+        let window = options.window ?? serverWindow
         let instructionText = try instructions.map { size -> String in
             switch size {
             case .tokens(let n): return n == 0 ? "" : try SyntheticDocument.instructions(tokens: n, tokenizer: counter.tokenizer)
@@ -190,11 +201,11 @@ enum TranscriptCommand {
             let outcome = turn.error.map { turn.refusalStatus == nil ? " — failed: \($0)" : " — refused: \($0)" } ?? ""
             Output.err("  turn \(turn.number): predicted \(g(turn.predictedPrompt)), server \(measured)\(outcome)\n")
         }
-        Output.out(renderLive(turns, profile: profile, server: run.endpoint, window: window, maxTokens: maxTokens, csv: args.has("csv")))
+        Output.out(renderLive(turns, profile: profile, server: run.endpoint, window: window, maxTokens: maxTokens, csv: options.csv))
         if let last = turns.last, last.error != nil, last.refusalStatus == nil {
-            return ExitCode.inputFailed.rawValue  // the server could not be reached or did not answer
+            return .inputFailed  // the server could not be reached or did not answer
         }
-        return ExitCode.ok.rawValue
+        return .ok
     }
 
     static func renderLive(_ turns: [LiveTranscript.Turn], profile: ModelProfile, server: URL, window: Int?, maxTokens: Int, csv: Bool) -> String {

@@ -1,4 +1,5 @@
 import ContextKit
+import Render
 import ToolSupport
 
 /// The terminal report: totals, the per-field table (dearest first), what-ifs, notes.
@@ -75,7 +76,7 @@ struct TextReport {
         }
         out += indented(Table(header: ["", "total", ""], alignRight: [false, true, false]).render(rows))
         if let warning = report.schemaOutOfPrompt?.warning {
-            let lines = Self.wrapped("warning: without the schema in the prompt " + warning, width: 92)
+            let lines = TextWrap.lines("warning: without the schema in the prompt " + warning, width: 92)
             out += lines.enumerated().map { offset, line in
                 "    " + (offset == 0 ? style.yellow("warning:") + line.dropFirst("warning:".count) : "  " + line) + "\n"
             }.joined()
@@ -100,20 +101,6 @@ struct TextReport {
             while line.last == " " { line.removeLast() }
             return line + "\n"
         }.joined()
-    }
-
-    static func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
     }
 
     static func shortened(_ text: String, to limit: Int) -> String {

@@ -1,5 +1,6 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// One input's outcome, as every report shows it.

@@ -1,4 +1,5 @@
 import ContextKit
+import Render
 import ToolSupport
 
 /// The human-readable report: a block for one input, a table for several.

@@ -1,32 +1,66 @@
 import ContextKit
 import Foundation
+import Render
 import ToolSupport
 
 /// tokcount's command line: the options, and what they resolve to.
 enum TokcountCommand {
-    static let spec = CommandSpec(
+    /// The command line, typed: every option declared once, with its help.
+    struct Options: CommandOptions {
+        var positionals: [String] = []
+        var model: String?
+        var encoding: String?
+        var window: Int?
+        var reserve: Int?
+        var profiles: [String] = []
+        var listModels = false
+        var special: SpecialMode?
+        var sort: SortOrder?
+        var json = false
+        var ids = false
+        var pieces = false
+        var decode = false
+        var check = false
+        var binary = false
+        var noIgnore = false
+        var jobs: Int?
+
+        static var declarations: [OptionDeclaration<Self>] {
+            [
+                .option("model", short: "m", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them.", \.model),
+                .option("encoding", short: "e", value: "NAME|FILE", help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file.", \.encoding),
+                .option("window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work).", \.window, .integer(minimum: 1)),
+                .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, usually 0).", \.reserve, .integer()),
+                .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable). ${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json is always read if present.", \.profiles),
+                .flag("list-models", help: "List the model profiles and exit.", \.listModels),
+                .choice("special", value: "text|allow|error", help: "Special-token strings such as <|endoftext|>: count as plain text (default; a note says when there are any), allow them as single special tokens, or treat them as an error.", \.special),
+                .choice("sort", value: "tokens|path|input", help: "Order of the rows: most tokens first, by path, or as given (default).", \.sort),
+                .flag("json", help: "Print one JSON document (schema in the README) instead of text.", \.json),
+                .flag("ids", help: "Print the token ids (space-separated, one line per input) instead of counts; with --json, add them to each input.", \.ids),
+                .flag("pieces", help: "Print each token's id and text, one per line, instead of counts; with --json, add them to each input.", \.pieces),
+                .flag("decode", help: "Read token ids (separated by spaces, commas or brackets) and print the text they stand for.", \.decode),
+                .flag("check", help: "Exit with status 3 when any input does not fit (for scripts and pre-commit hooks).", \.check),
+                .flag("binary", help: "Count files that contain NUL bytes instead of refusing (named files) or skipping (folders) them.", \.binary),
+                .flag("no-ignore", help: "In folders, do not skip what .gitignore ignores (.git itself is still skipped).", \.noIgnore),
+                .option("jobs", short: "j", value: "N", help: "Worker threads (default: one per core). Counts never depend on it.", \.jobs, .integer(minimum: 1)),
+            ]
+        }
+    }
+
+    /// `--special`: what a special-token string in the text is.
+    enum SpecialMode: String, CaseIterable {
+        case text, allow, error
+    }
+
+    /// `--sort`: the order of the rows.
+    enum SortOrder: String, CaseIterable {
+        case tokens, path, input
+    }
+
+    static let spec = CommandSpec<Options>(
         name: "tokcount",
-        version: ToolVersion.string,
         usage: ["[OPTIONS] [FILE|DIR|-]...", "--decode [OPTIONS] [FILE|-]..."],
         summary: "Counts the tokens of files, folders (recursively; skipping .git, binary files and what .gitignore ignores) and standard input, and tells whether each fits the model's context window and, if not, where it overflows: the line and column of the first token past the window.",
-        options: [
-            OptionSpec("m", "model", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them."),
-            OptionSpec("e", "encoding", value: "NAME|FILE", help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file."),
-            OptionSpec(nil, "window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work)."),
-            OptionSpec(nil, "reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, usually 0)."),
-            OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable). ${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json is always read if present."),
-            OptionSpec(nil, "list-models", help: "List the model profiles and exit."),
-            OptionSpec(nil, "special", value: "text|allow|error", choices: ["text", "allow", "error"], help: "Special-token strings such as <|endoftext|>: count as plain text (default; a note says when there are any), allow them as single special tokens, or treat them as an error."),
-            OptionSpec(nil, "sort", value: "tokens|path|input", choices: ["tokens", "path", "input"], help: "Order of the rows: most tokens first, by path, or as given (default)."),
-            OptionSpec(nil, "json", help: "Print one JSON document (schema in the README) instead of text."),
-            OptionSpec(nil, "ids", help: "Print the token ids (space-separated, one line per input) instead of counts; with --json, add them to each input."),
-            OptionSpec(nil, "pieces", help: "Print each token's id and text, one per line, instead of counts; with --json, add them to each input."),
-            OptionSpec(nil, "decode", help: "Read token ids (separated by spaces, commas or brackets) and print the text they stand for."),
-            OptionSpec(nil, "check", help: "Exit with status 3 when any input does not fit (for scripts and pre-commit hooks)."),
-            OptionSpec(nil, "binary", help: "Count files that contain NUL bytes instead of refusing (named files) or skipping (folders) them."),
-            OptionSpec(nil, "no-ignore", help: "In folders, do not skip what .gitignore ignores (.git itself is still skipped)."),
-            OptionSpec("j", "jobs", value: "N", help: "Worker threads (default: one per core). Counts never depend on it."),
-        ],
         epilog: """
         With no FILE, or when FILE is -, read standard input.
 
@@ -68,21 +102,21 @@ enum TokcountCommand {
         }
     }
 
-    static func settings(from args: ParsedArguments, catalog: ProfileCatalog) throws -> Settings {
+    static func settings(from options: Options, catalog: ProfileCatalog) throws -> Settings {
         func usage(_ message: String) -> UsageError { UsageError(tool: "tokcount", message) }
         var profile: ModelProfile
         do {
-            profile = try args.value("model").map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
         } catch let error as ProfileError {
             throw usage("-m/--model: \(error)")
         }
-        if let window = try args.integer("window", minimum: 1) {
+        if let window = options.window {
             profile.contextWindow = window
         }
-        let reserve = try args.integer("reserve") ?? profile.defaultReserve
+        let reserve = options.reserve ?? profile.defaultReserve
         var estimate = profile.estimate
         var tokenizerSpec = profile.tokenizer
-        if let name = args.value("encoding") {
+        if let name = options.encoding {
             tokenizerSpec = TokenizerSpec(nameOrPath: name)
             if tokenizerSpec != profile.tokenizer, let e = estimate {
                 // The calibration belongs to the profile's proxy; another tokenizer's count is used as it is.
@@ -94,41 +128,38 @@ enum TokcountCommand {
         do {
             tokenizer = try tokenizerSpec.load()
         } catch {
-            throw usage("\(args.has("encoding") ? "-e/--encoding" : "profile \(profile.name)"): \(error)")
+            throw usage("\(options.encoding != nil ? "-e/--encoding" : "profile \(profile.name)"): \(error)")
         }
-        let specialMode = args.value("special") ?? "text"
+        let specialMode = (options.special ?? .text).rawValue
         let special: SpecialTokenPolicy = specialMode == "allow" ? .all : specialMode == "error" ? .none : .plainText
-        let ids = args.has("ids"), pieces = args.has("pieces"), decode = args.has("decode")
+        let ids = options.ids, pieces = options.pieces, decode = options.decode
         if decode && (ids || pieces) { throw usage("--decode turns ids into text; it cannot be combined with --ids or --pieces") }
-        if decode && args.has("json") { throw usage("--decode prints text; --json does not apply to it") }
+        if decode && options.json { throw usage("--decode prints text; --json does not apply to it") }
         return Settings(
-            paths: args.positionals, profile: profile, tokenizer: tokenizer, tokenizerName: tokenizer.name,
+            paths: options.positionals, profile: profile, tokenizer: tokenizer, tokenizerName: tokenizer.name,
             cuttable: tokenizerSpec.runsTiktokenModel,
             estimate: estimate, reserve: reserve, specialMode: specialMode, special: special,
-            json: args.has("json"), ids: ids, pieces: pieces, decode: decode, check: args.has("check"),
-            binary: args.has("binary"), respectGitIgnore: !args.has("no-ignore"),
-            sort: args.value("sort") ?? "input",
-            jobs: try args.integer("jobs", minimum: 1) ?? ProcessInfo.processInfo.activeProcessorCount)
+            json: options.json, ids: ids, pieces: pieces, decode: decode, check: options.check,
+            binary: options.binary, respectGitIgnore: !options.noIgnore,
+            sort: (options.sort ?? .input).rawValue,
+            jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// Runs the command; returns the exit status.
-    static func main(_ arguments: [String]) -> ExitCode {
-        let terminal = Terminal()
-        do {
-            let args = try spec.parse(arguments)
-            if args.has("help") { Output.out(spec.helpText()); return .ok }
-            if args.has("version") { Output.out("tokcount \(ToolVersion.string) (ContextKit)\n"); return .ok }
+    static func main(_ arguments: [String]) async -> ExitCode {
+        // Every error met before counting starts is the command line's.
+        await CommandRunner.run(spec, arguments, otherErrors: .usage) { options in
             let catalog: ProfileCatalog
             do {
-                catalog = try ProfileCatalog.standard(extraFiles: args.values("profiles"))
+                catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
             } catch let error as ProfileError {
                 throw UsageError(tool: spec.name, "--profiles: \(error)")
             }
-            if args.has("list-models") {
+            if options.listModels {
                 Output.out(ModelList.render(catalog))
                 return .ok
             }
-            var settings = try settings(from: args, catalog: catalog)
+            var settings = try settings(from: options, catalog: catalog)
             if settings.paths.isEmpty {
                 guard !Terminal.stdinIsTerminal else {
                     throw UsageError(tool: spec.name, "no input: name files or folders, or pipe text in (- reads standard input)")
@@ -136,13 +167,7 @@ enum TokcountCommand {
                 settings.paths = ["-"]
             }
             if settings.decode { return IDDecoder.run(settings) }
-            return Counting.run(settings, terminal: terminal)
-        } catch let error as UsageError {
-            Output.err(error.description + "\n")
-            return .usage
-        } catch {
-            Output.err("tokcount: \(error)\n")
-            return .usage
+            return Counting.run(settings, terminal: Terminal())
         }
     }
 }

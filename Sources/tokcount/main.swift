@@ -4,4 +4,4 @@ import Glibc
 import Darwin
 #endif
 
-exit(TokcountCommand.main(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(await TokcountCommand.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,3 +1,5 @@
+import Render
+
 /// The tokens one request has for text: the window, less everything else
 /// the request carries. Every part is shown so a user sees where the window
 /// went:
@@ -81,16 +83,16 @@ public struct PlanBudget: Equatable, Sendable {
     package var arithmetic: [(label: String, value: String)] {
         let approx = isEstimate ? "≈ " : ""
         var lines: [(String, String)] = [
-            ("context window", ReportNumber.grouped(window)),
-            ("− request overhead", ReportNumber.grouped(requestOverhead)),
-            ("− instructions", approx + ReportNumber.grouped(instructions)),
-            ("− output schema", approx + ReportNumber.grouped(schema)),
-            ("− response reserve", ReportNumber.grouped(reserve)),
-            ("= room for text", approx + ReportNumber.grouped(room)),
+            ("context window", NumberFormat.grouped(window)),
+            ("− request overhead", NumberFormat.grouped(requestOverhead)),
+            ("− instructions", approx + NumberFormat.grouped(instructions)),
+            ("− output schema", approx + NumberFormat.grouped(schema)),
+            ("− response reserve", NumberFormat.grouped(reserve)),
+            ("= room for text", approx + NumberFormat.grouped(room)),
         ]
         if overlap > 0 {
-            lines.append(("− overlap", ReportNumber.grouped(overlap)))
-            lines.append(("= new text per chunk", approx + ReportNumber.grouped(newTextPerChunk)))
+            lines.append(("− overlap", NumberFormat.grouped(overlap)))
+            lines.append(("= new text per chunk", approx + NumberFormat.grouped(newTextPerChunk)))
         }
         return lines
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Render
 
 /// Reads a source in blocks and hands out chunks that end at safe cuts
 /// (`PieceBoundary`), so each chunk can be tokenized on its own. Memory is a
@@ -156,9 +157,9 @@ struct StretchTooLongError: Error, CustomStringConvertible {
     var line: Int?
 
     var description: String {
-        let start = line.map { "line \(ReportNumber.grouped($0))" } ?? "byte offset \(ReportNumber.grouped(offset))"
-        return "\(start): a single run of \(ReportNumber.grouped(bytes)) bytes without a break "
-            + "(one pre-tokenizer piece, which is counted whole); reading on needs \(ReportNumber.grouped(wanted)) "
+        let start = line.map { "line \(NumberFormat.grouped($0))" } ?? "byte offset \(NumberFormat.grouped(offset))"
+        return "\(start): a single run of \(NumberFormat.grouped(bytes)) bytes without a break "
+            + "(one pre-tokenizer piece, which is counted whole); reading on needs \(NumberFormat.grouped(wanted)) "
             + "bytes of memory, more than can be had"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Render
 
 /// Writes the measurement reports — `density`, `transcript-growth` and
 /// `schema-overhead`, each as `.md`, `.csv` and `.svg` — from their inputs.
@@ -160,7 +161,7 @@ package struct ReportWriter: Sendable {
     }
 
     func densityMarkdown(_ density: Density) -> String {
-        let w = ReportNumber.grouped(density.window)
+        let w = NumberFormat.grouped(density.window)
         var md = "# Token density by language\n\n\(Self.generatedNote)\n\n"
         md += """
         How many tokens the same text costs in \(density.tags.count) languages, per tokenizer. \
@@ -192,7 +193,7 @@ package struct ReportWriter: Sendable {
                      note: "Corpus figure, then the UDHR's in parentheses.")
         md += matrix("Token tax (tokens relative to English)", { "\(Self.d($0.corpusTax, 2)) (\($0.udhrTax.map { Self.d($0, 2) } ?? "–"))" },
                      note: "Corpus figure, then the UDHR's in parentheses.")
-        md += matrix("Characters that fit in \(w) tokens", { ReportNumber.grouped($0.corpus.charactersFitting(window: density.window)) })
+        md += matrix("Characters that fit in \(w) tokens", { NumberFormat.grouped($0.corpus.charactersFitting(window: density.window)) })
         md += "## Per tokenizer\n\n"
         for label in density.tokenizers {
             var table = MarkdownTable(header: ["language", "tag", "chars", "bytes", "tokens", "chars/token", "bytes/token", "token tax",
@@ -200,9 +201,9 @@ package struct ReportWriter: Sendable {
                                       alignments: [.left, .left] + Array(repeating: .right, count: 9))
             for row in density.rows(tokenizer: label) {
                 let m = row.corpus
-                table.append([row.language, row.tag, ReportNumber.grouped(m.characters), ReportNumber.grouped(m.bytes), ReportNumber.grouped(m.tokens),
+                table.append([row.language, row.tag, NumberFormat.grouped(m.characters), NumberFormat.grouped(m.bytes), NumberFormat.grouped(m.tokens),
                               Self.d(m.charactersPerToken, 2), Self.d(m.bytesPerToken, 2), Self.d(row.corpusTax, 2),
-                              ReportNumber.grouped(m.charactersFitting(window: density.window)),
+                              NumberFormat.grouped(m.charactersFitting(window: density.window)),
                               row.udhr.map { Self.d($0.charactersPerToken, 2) } ?? "–", row.udhrTax.map { Self.d($0, 2) } ?? "–"])
             }
             md += "### \(label)\n\n" + table.render() + "\n"
@@ -267,16 +268,16 @@ package struct ReportWriter: Sendable {
         }
         return SVGChart(
             kind: .lines, title: "Tokens in the window per request: reused session vs fresh session",
-            subtitle: "\(transcriptProfile.name): \(ReportNumber.grouped(transcriptProfile.contextWindow))-token window, \(transcriptProfile.overheads.perRequest) tokens per request; request + answer. Solid: one session reused; dashed: a fresh session per request; hollow points do not fit the window.",
+            subtitle: "\(transcriptProfile.name): \(NumberFormat.grouped(transcriptProfile.contextWindow))-token window, \(transcriptProfile.overheads.perRequest) tokens per request; request + answer. Solid: one session reused; dashed: a fresh session per request; hollow points do not fit the window.",
             categories: (1...max(turns, 1)).map(String.init), series: series,
             xTitle: "turn", yTitle: "tokens (request + answer)",
-            referenceLines: [.init(value: Double(transcriptProfile.contextWindow), label: "\(transcriptProfile.name) window: \(ReportNumber.grouped(transcriptProfile.contextWindow)) tokens")],
+            referenceLines: [.init(value: Double(transcriptProfile.contextWindow), label: "\(transcriptProfile.name) window: \(NumberFormat.grouped(transcriptProfile.contextWindow)) tokens")],
             valuePlaces: 0)
     }
 
     func transcriptMarkdown(_ scenarios: [TranscriptScenario]) -> String {
         let profile = transcriptProfile
-        let window = ReportNumber.grouped(profile.contextWindow)
+        let window = NumberFormat.grouped(profile.contextWindow)
         var md = "# Transcript growth: one reused session vs a fresh session per request\n\n\(Self.generatedNote)\n\n"
         md += """
         A reused session is a transcript: request *n* resends the instructions and every earlier \
@@ -304,26 +305,26 @@ package struct ReportWriter: Sendable {
             summary.append([s.label, g.overflowTurn.map(String.init) ?? "none in \(g.turns.count)",
                             g.promptOverflowTurn.map(String.init) ?? "none in \(g.turns.count)",
                             g.freshOverflowTurn.map(String.init) ?? "none in \(g.turns.count)",
-                            "\(ReportNumber.grouped(last.reusedCumulative)) after \(last.number)",
-                            "\(ReportNumber.grouped(last.freshCumulative)) after \(last.number)"])
+                            "\(NumberFormat.grouped(last.reusedCumulative)) after \(last.number)",
+                            "\(NumberFormat.grouped(last.freshCumulative)) after \(last.number)"])
         }
         md += summary.render() + "\n"
         for s in scenarios {
             let g = s.growth
             md += "## \(s.label.prefix(1).uppercased() + s.label.dropFirst())\n\n\(s.description).\n\n"
             if let turn = g.overflowTurn, let t = g.turns.first(where: { $0.number == turn }) {
-                md += "A reused session overflows at turn \(turn): \(ReportNumber.grouped(t.reusedPrompt)) tokens sent + \(ReportNumber.grouped(t.reusedWindow - t.reusedPrompt)) answer = \(ReportNumber.grouped(t.reusedWindow)) of \(window). "
-                md += "A fresh session per request needs \(ReportNumber.grouped(g.turns[turn - 1].freshWindow)) at that turn.\n\n"
+                md += "A reused session overflows at turn \(turn): \(NumberFormat.grouped(t.reusedPrompt)) tokens sent + \(NumberFormat.grouped(t.reusedWindow - t.reusedPrompt)) answer = \(NumberFormat.grouped(t.reusedWindow)) of \(window). "
+                md += "A fresh session per request needs \(NumberFormat.grouped(g.turns[turn - 1].freshWindow)) at that turn.\n\n"
             } else {
-                md += "Every turn fits a reused session; at the last turn it holds \(ReportNumber.grouped(g.turns.last!.reusedWindow)) of \(window) tokens.\n\n"
+                md += "Every turn fits a reused session; at the last turn it holds \(NumberFormat.grouped(g.turns.last!.reusedWindow)) of \(window) tokens.\n\n"
             }
             var table = MarkdownTable(header: ["turn", "messages", "reused sent", "reused window", "reused cumulative",
                                                "fresh sent", "fresh window", "fresh cumulative"])
             for t in g.turns {
                 let over = t.reusedWindow > g.window ? " ✗" : ""
-                table.append([String(t.number), String(t.messages), ReportNumber.grouped(t.reusedPrompt), ReportNumber.grouped(t.reusedWindow) + over,
-                              ReportNumber.grouped(t.reusedCumulative), ReportNumber.grouped(t.freshPrompt),
-                              ReportNumber.grouped(t.freshWindow) + (t.freshWindow > g.window ? " ✗" : ""), ReportNumber.grouped(t.freshCumulative)])
+                table.append([String(t.number), String(t.messages), NumberFormat.grouped(t.reusedPrompt), NumberFormat.grouped(t.reusedWindow) + over,
+                              NumberFormat.grouped(t.reusedCumulative), NumberFormat.grouped(t.freshPrompt),
+                              NumberFormat.grouped(t.freshWindow) + (t.freshWindow > g.window ? " ✗" : ""), NumberFormat.grouped(t.freshCumulative)])
             }
             md += table.render() + "\n"
         }
@@ -396,12 +397,12 @@ package struct ReportWriter: Sendable {
         var tokens = MarkdownTable(header: header, alignments: [.left] + Array(repeating: .right, count: header.count - 1))
         var shares = MarkdownTable(header: ["profile", "window"] + table.schemas.map(\.name), alignments: [.left] + Array(repeating: .right, count: table.schemas.count + 1))
         for profile in table.profiles {
-            var row = [profile.name, ReportNumber.grouped(profile.contextWindow)]
+            var row = [profile.name, NumberFormat.grouped(profile.contextWindow)]
             var shareRow = row
             for schema in table.schemas {
                 let cell = table.cell(profile: profile.name, schema: schema.name)!
                 let mark = cell.isEstimate ? "≈ " : ""
-                row += [mark + ReportNumber.grouped(cell.withDescriptions), mark + ReportNumber.grouped(cell.withoutDescriptions)]
+                row += [mark + NumberFormat.grouped(cell.withDescriptions), mark + NumberFormat.grouped(cell.withoutDescriptions)]
                 shareRow.append(Self.percent(cell.windowShare))
             }
             tokens.append(row)
@@ -424,12 +425,12 @@ package struct ReportWriter: Sendable {
 
     // MARK: Formatting
 
-    static func d(_ value: Double, _ places: Int) -> String { ReportNumber.decimal(value, places: places) }
+    static func d(_ value: Double, _ places: Int) -> String { NumberFormat.decimal(value, places: places) }
 
     /// `0.029` → `2.9%`; below 0.1% → `<0.1%`.
     static func percent(_ share: Double) -> String {
         let value = share * 100
         if value > 0 && value < 0.05 { return "<0.1%" }
-        return ReportNumber.decimal(value, places: 1) + "%"
+        return NumberFormat.decimal(value, places: 1) + "%"
     }
 }

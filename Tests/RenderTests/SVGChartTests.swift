@@ -3,47 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import ContextKit
+@testable import Render
 
-@Suite("Report primitives")
-struct ReportPrimitivesTests {
-    @Test("numbers are rounded half away from zero, padded and grouped")
-    func numbers() {
-        #expect(ReportNumber.decimal(3.75, places: 2) == "3.75")
-        #expect(ReportNumber.decimal(3.745, places: 1) == "3.7")
-        #expect(ReportNumber.decimal(0.125, places: 2) == "0.13")
-        #expect(ReportNumber.decimal(2, places: 3) == "2.000")
-        #expect(ReportNumber.decimal(-0.04, places: 1) == "0.0")
-        #expect(ReportNumber.decimal(-1.5, places: 0) == "-2")
-        #expect(ReportNumber.decimal(12345.5, places: 1, grouped: true) == "12,345.5")
-        #expect(ReportNumber.decimal(.nan, places: 2) == "-")
-        #expect(ReportNumber.grouped(4096) == "4,096")
-        #expect(ReportNumber.grouped(-1234567) == "-1,234,567")
-        #expect(ReportNumber.grouped(999) == "999")
-    }
-
-    @Test("CSV quotes only fields that need it")
-    func csv() {
-        var csv = CSVWriter(header: ["a", "b"])
-        csv.append(["plain", "has, comma"])
-        csv.append(["say \"hi\"", "two\nlines"])
-        #expect(csv.render() == "a,b\nplain,\"has, comma\"\n\"say \"\"hi\"\"\",\"two\nlines\"\n")
-    }
-
-    @Test("Markdown tables pad columns and escape pipes")
-    func markdown() {
-        var table = MarkdownTable(header: ["name", "n"], alignments: [.left, .right])
-        table.append(["a|b", "7"])
-        table.append(["longer", "1,024"])
-        #expect(table.render() == """
-        | name   |     n |
-        |:-------|------:|
-        | a\\|b   |     7 |
-        | longer | 1,024 |
-
-        """)
-    }
-
+@Suite("SVG chart")
+struct SVGChartTests {
     static func sampleChart(kind: SVGChart.Kind) -> SVGChart {
         SVGChart(kind: kind, title: "Tokens & <things>", subtitle: "A subtitle long enough to be wrapped onto a second line when the chart is narrow, which it is here because there are few categories.",
                  categories: ["en", "ja", "zh-Hans"],
@@ -80,5 +43,10 @@ struct ReportPrimitivesTests {
         #expect(small.top == 0.4 && small.step == 0.05 && small.places == 2)
         let exact = SVGChart.AxisScale(maximum: 4)
         #expect(exact.top > 4)
+    }
+
+    @Test("a subtitle wraps at the estimated characters per line, never below 20")
+    func subtitleWrap() {
+        #expect(SVGChart.wrap("one two three four five six", width: 66) == ["one two three four", "five six"])
     }
 }

@@ -1,20 +1,20 @@
 /// SVG markup with attributes in sorted order (so output never depends on
 /// dictionary order) and XML escaping.
-struct SVGText {
-    var text = ""
+package struct SVGText {
+    package var text = ""
     private var depth = 0
 
-    mutating func open(_ name: String, _ attributes: [String: String] = [:]) {
+    package mutating func open(_ name: String, _ attributes: [String: String] = [:]) {
         text += indent + "<" + name + Self.attributes(attributes) + ">\n"
         depth += 1
     }
 
-    mutating func close(_ name: String) {
+    package mutating func close(_ name: String) {
         depth -= 1
         text += indent + "</" + name + ">\n"
     }
 
-    mutating func element(_ name: String, _ attributes: [String: String] = [:], text content: String? = nil) {
+    package mutating func element(_ name: String, _ attributes: [String: String] = [:], text content: String? = nil) {
         if let content {
             text += indent + "<" + name + Self.attributes(attributes) + ">" + Self.escape(content) + "</" + name + ">\n"
         } else {
@@ -28,7 +28,7 @@ struct SVGText {
         attributes.keys.sorted().map { " \($0)=\"\(escape(attributes[$0]!))\"" }.joined()
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

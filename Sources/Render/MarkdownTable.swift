@@ -1,24 +1,26 @@
+import Foundation
+
 /// A GitHub-flavoured Markdown table with aligned columns, so the file also
 /// reads well as plain text.
-struct MarkdownTable: Sendable {
-    enum Alignment: Sendable { case left, right }
+package struct MarkdownTable: Sendable {
+    package enum Alignment: Sendable { case left, right }
 
-    var header: [String]
-    var alignments: [Alignment]
-    var rows: [[String]] = []
+    package var header: [String]
+    package var alignments: [Alignment]
+    package var rows: [[String]] = []
 
     /// Columns are right-aligned (numbers) unless `alignments` says otherwise.
-    init(header: [String], alignments: [Alignment]? = nil) {
+    package init(header: [String], alignments: [Alignment]? = nil) {
         self.header = header
         self.alignments = alignments ?? header.map { _ in .right }
     }
 
-    mutating func append(_ row: [String]) {
+    package mutating func append(_ row: [String]) {
         precondition(row.count == header.count, "a table row needs \(header.count) cells, got \(row.count)")
         rows.append(row)
     }
 
-    func render() -> String {
+    package func render() -> String {
         let cells = ([header] + rows).map { $0.map(Self.escape) }
         // Width in characters (grapheme clusters): close enough for the
         // alignment of plain text; Markdown renderers ignore the padding.
@@ -36,7 +38,7 @@ struct MarkdownTable: Sendable {
         return line(cells[0]) + rule + cells.dropFirst().map(line).joined()
     }
 
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 }

@@ -1,9 +1,11 @@
+import Foundation
+
 /// A small chart written as plain SVG: grouped bars or lines, with axes,
 /// labels, a legend and optional dashed reference lines (a context window).
 ///
 /// Written by hand rather than by a plotting library so the reports need no
 /// dependency and come out byte-identical on every run: every coordinate is
-/// rounded to one decimal by `ReportNumber`, and nothing depends on the
+/// rounded to one decimal by `NumberFormat`, and nothing depends on the
 /// machine (fonts are named, never measured; text widths are estimated).
 package struct SVGChart: Sendable {
     package enum Kind: Sendable {
@@ -248,7 +250,7 @@ package struct SVGChart: Sendable {
         for tick in layout.scale.ticks {
             let y = layout.y(tick)
             svg.element("line", ["x1": n(left), "y1": n(y), "x2": n(right), "y2": n(y), "stroke": tick == 0 ? "#333333" : "#E3E3E3", "stroke-width": "1"])
-            svg.element("text", ["x": n(left - 8), "y": n(y + 4), "text-anchor": "end"], text: ReportNumber.decimal(tick, places: layout.scale.places, grouped: true))
+            svg.element("text", ["x": n(left - 8), "y": n(y + 4), "text-anchor": "end"], text: NumberFormat.decimal(tick, places: layout.scale.places, grouped: true))
         }
         svg.element("line", ["x1": n(left), "y1": n(layout.plotTop), "x2": n(left), "y2": n(layout.plotBottom), "stroke": "#333333", "stroke-width": "1"])
         let labelEvery = kind == .lines ? max(1, Int((Double(categories.count) / 24).rounded(.up))) : 1
@@ -276,7 +278,7 @@ package struct SVGChart: Sendable {
                 let groupLeft = layout.x(category: i, of: categories.count, kind: .groupedBars) - bar * Double(series.count) / 2
                 let top = layout.y(value)
                 svg.open("rect", ["x": n(groupLeft + bar * Double(s)), "y": n(top), "width": n(bar), "height": n(layout.plotBottom - top)])
-                svg.element("title", text: "\(categories[i].replacingOccurrences(of: "\n", with: " ")), \(item.name): \(ReportNumber.decimal(value, places: valuePlaces))")
+                svg.element("title", text: "\(categories[i].replacingOccurrences(of: "\n", with: " ")), \(item.name): \(NumberFormat.decimal(value, places: valuePlaces))")
                 svg.close("rect")
             }
             svg.close("g")
@@ -308,7 +310,7 @@ package struct SVGChart: Sendable {
             for case let (x, y, value, i)? in points {
                 // Hollow past the limit: the request no longer fits.
                 svg.open("circle", ["cx": n(x), "cy": n(y), "r": "3.5", "fill": value > limit ? "#FFFFFF" : color(s), "stroke-width": "1.5"])
-                svg.element("title", text: "\(xTitle) \(categories[i]), \(item.name): \(ReportNumber.decimal(value, places: valuePlaces, grouped: true))")
+                svg.element("title", text: "\(xTitle) \(categories[i]), \(item.name): \(NumberFormat.decimal(value, places: valuePlaces, grouped: true))")
                 svg.close("circle")
             }
             svg.close("g")
@@ -329,25 +331,15 @@ package struct SVGChart: Sendable {
         return max(5, min(18, 96 / Double(series), fitting))
     }
 
-    /// Words of `text` in lines of at most `width` pixels (estimated).
+    /// `text` in lines that fit `width` points, at the estimated character width
+    /// (at least 20 characters a line, so a narrow chart still reads).
     static func wrap(_ text: String, width: Double) -> [String] {
-        let perLine = max(20, Int(width / characterWidth))
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > perLine {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        TextWrap.lines(text, width: max(20, Int(width / characterWidth)))
     }
 
     /// A coordinate: one decimal, without a trailing `.0`.
     private func n(_ value: Double) -> String {
-        let text = ReportNumber.decimal(value, places: 1)
+        let text = NumberFormat.decimal(value, places: 1)
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 }

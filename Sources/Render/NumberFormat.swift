@@ -1,7 +1,8 @@
-/// Numbers as people read them in a terminal: `3,204`, `78%`, `3.75`.
+/// Numbers as people read them in a terminal and in the reports: `3,204`, `78%`, `3.75`.
 ///
-/// Hand-written rather than `NumberFormatter`, so output never depends on the
-/// user's locale: scripts and tests see the same bytes everywhere.
+/// Hand-written (no `NumberFormatter`, no `String(format:)`) so output never
+/// depends on the user's locale: scripts, tests and the reports' reproducibility
+/// check see the same bytes everywhere.
 package enum NumberFormat {
     /// `1234567` → `1,234,567`.
     package static func grouped<T: BinaryInteger>(_ value: T) -> String {
@@ -15,18 +16,18 @@ package enum NumberFormat {
         return value < 0 ? "-" + out : out
     }
 
-    /// `value` rounded to `places` decimals, without grouping: `3.75`.
-    package static func decimal(_ value: Double, places: Int = 2) -> String {
+    /// `value` rounded half away from zero to `places` decimals: `3.75`, `-0.5`, `12`.
+    /// With `grouped`, the whole part is grouped by thousands: `4,096.5`.
+    package static func decimal(_ value: Double, places: Int = 2, grouped: Bool = false) -> String {
         guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
-        let scaled = (value.magnitude * scale).rounded()
-        let whole = Int(scaled / scale)
-        var out = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+        let scaled = (value.magnitude * scale).rounded(.toNearestOrAwayFromZero)
+        let whole = (scaled / scale).rounded(.towardZero)
+        var out = (value < 0 && scaled > 0 ? "-" : "") + (grouped ? Self.grouped(Int(whole)) : String(Int(whole)))
         if places > 0 {
-            let fraction = Int(scaled - Double(whole) * scale)
-            let text = String(fraction)
-            out += "." + String(repeating: "0", count: places - text.count) + text
+            let fraction = String(Int(scaled - whole * scale))
+            out += "." + String(repeating: "0", count: places - fraction.count) + fraction
         }
         return out
     }

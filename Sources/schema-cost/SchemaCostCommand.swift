@@ -1,0 +1,138 @@
+import ContextKit
+import Foundation
+import Render
+import ToolSupport
+
+extension ExitCode {
+    // schema-cost's statuses beyond the shared ones (0 ok, 1 unreadable input,
+    // 2 usage, 3 does not fit under --check): one per kind of bad schema, so
+    // scripts can tell them apart.
+    static let invalidJSON = ExitCode(rawValue: 10)
+    static let danglingReference = ExitCode(rawValue: 11)
+    static let cyclicReference = ExitCode(rawValue: 12)
+    static let noGenerableType = ExitCode(rawValue: 13)
+    static let unsupportedSwift = ExitCode(rawValue: 14)
+    static let notASchema = ExitCode(rawValue: 15)
+
+    /// The status for a schema that cannot be read; `nil` for an error that is the command line's.
+    init?(_ error: SchemaError) {
+        switch error {
+        case .invalidJSON: self = .invalidJSON
+        case .danglingReference: self = .danglingReference
+        case .cyclicReference: self = .cyclicReference
+        case .noGenerableType: self = .noGenerableType
+        case .unsupportedSwift: self = .unsupportedSwift
+        case .notASchema, .externalReference: self = .notASchema
+        case .unknownType: return nil
+        }
+    }
+}
+
+/// schema-cost's command line: what a schema costs in a model's window.
+enum SchemaCostCommand {
+    /// The command line, typed: every option declared once, with its help.
+    struct Options: CommandOptions {
+        var positionals: [String] = []
+        var model: String?
+        var format: SchemaFormat?
+        var type: String?
+        var runtime: SchemaRuntime?
+        var instructions: String?
+        var reserve: Int?
+        var profiles: [String] = []
+        var showSchema = false
+        var check = false
+        var json = false
+
+        static var declarations: [OptionDeclaration<Self>] {
+            [
+                .option("model", short: "m", value: "NAME", help: "Model profile (default apple-on-device). Apple counts are estimates and are marked ≈.", \.model),
+                .choice("format", short: "f", value: "FORMAT", help: "Read FILE as this format instead of detecting it: " + SchemaFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".", \.format),
+                .option("type", short: "t", value: "NAME", help: "Swift: the @Generable type to count (default: the one no other type in the file uses).", \.type),
+                .choice("runtime", value: "KIND", help: "How the schema reaches the model: apple, openai, grammar (llama.cpp: not in the prompt) or json. Default: from the profile.", \.runtime),
+                .option("instructions", short: "i", value: "FILE", help: "Session instructions, counted into the input budget.", \.instructions),
+                .option("reserve", short: "r", value: "N", help: "Tokens to keep for the answer in the input budget (default: the profile's).", \.reserve, .integer()),
+                .repeated("profiles", value: "FILE", help: "Extra model profiles (JSON); may be repeated.", \.profiles),
+                .flag("show-schema", help: "Also print the text that was counted.", \.showSchema),
+                .flag("check", help: "Exit 3 when instructions, schema and reserve leave no room for input.", \.check),
+                .flag("json", help: "Write the report as JSON.", \.json),
+            ]
+        }
+    }
+
+    static let spec = CommandSpec<Options>(
+        name: "schema-cost",
+        usage: ["[OPTIONS] FILE"],
+        summary: "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types (read without a compiler); '-' reads standard input.",
+        epilog: """
+        Exit status:
+          0   the report was written
+          1   FILE or a profiles file could not be read
+          2   the command line was wrong
+          3   under --check: no room left for input
+          10  FILE is not valid JSON (the message gives line and column)
+          11  a $ref points at nothing
+          12  $refs point at each other in a loop
+          13  a Swift file without a @Generable type
+          14  a Swift construct schema-cost does not read (named, with its line)
+          15  valid JSON that is not a schema of the chosen format
+        """)
+
+    /// Runs the command; returns the exit status.
+    static func main(_ arguments: [String]) async -> ExitCode {
+        await CommandRunner.run(spec, arguments) { options in
+            guard options.positionals.count == 1, let path = options.positionals.first else {
+                throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give a schema file (or - for standard input)" : "give one schema file at a time")
+            }
+            let profile: ModelProfile
+            let tokenizer: Tokenizer
+            do {
+                let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
+                profile = try catalog.profile(named: options.model ?? "apple-on-device")
+                tokenizer = try profile.tokenizer.load()
+            } catch let error as ProfileError {
+                if case .unknownProfile = error { throw CommandFailure("\(error)", exitCode: .usage) }
+                throw CommandFailure("\(error)")
+            }
+            let input = try readInput(path)
+            let document: SchemaDocument
+            do {
+                document = try SchemaDocument.load(input, fileName: path, format: options.format, typeName: options.type)
+            } catch {
+                if let schemaError = error as? SchemaError, let code = ExitCode(schemaError) { throw CommandFailure("\(path): \(error)", exitCode: code) }
+                throw CommandFailure("\(error)", exitCode: .usage)
+            }
+            let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: options.runtime, responseReserve: options.reserve)
+            let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
+            let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
+
+            if options.json {
+                Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
+            } else {
+                let style = Style(enabled: Terminal().colorAllowed)
+                Output.out(TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
+                                      showSchema: options.showSchema).render())
+            }
+            return options.check && report.budget.inputLeft <= 0 ? .overflow : .ok
+        }
+    }
+
+    /// The text of a schema or instructions file, or of standard input for `-`.
+    static func readInput(_ path: String) throws -> String {
+        let data: Data?
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw CommandFailure("\(path): " + (isDirectory.boolValue ? "is a folder; give one schema file" : exists ? "cannot be read (permissions?)" : "no such file"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure("\(path): not UTF-8 text; schema files are JSON or Swift source")
+        }
+        return text
+    }
+}
