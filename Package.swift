@@ -38,15 +38,21 @@ let package = Package(
         // JSON read with key order and positions, and written back: a leaf, so
         // every layer above shares one reader and one writer.
         .target(name: "ContextKitJSON"),
+        // HTTP over a plain socket (chunked bodies, server-sent events,
+        // time-outs, retries): a leaf, so the probe, the live transcript and
+        // the summariser's backend share one client. No product: only
+        // `package` symbols, which no public API of ContextKit or Summariser exposes.
+        .target(name: "ContextKitHTTP"),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "TokenKit"], resources: [.copy("Resources")]),
-        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ContextKitHTTP", "TokenKit"], resources: [.copy("Resources")]),
+        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport"]),
         .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
+        .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP"]),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

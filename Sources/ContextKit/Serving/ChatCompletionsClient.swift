@@ -1,3 +1,4 @@
+import ContextKitHTTP
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
