@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
-        .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP"]),
+        .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP", "TestSupport"]),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
