@@ -79,13 +79,13 @@ enum ProbeCommand {
 
     private static func serverCommand(_ url: URL, _ args: ParsedArguments) throws -> Int32 {
         let apiKey = args.value("api-key") ?? ProcessInfo.processInfo.environment["OPENAI_API_KEY"]
-        let client = ChatCompletionsClient(baseURL: url, apiKey: apiKey)
+        let client = OpenAICompatibleClient(baseURL: url, apiKey: apiKey)
         let predictor = try args.value("gguf").map { try PromptPredictor(gguf: URL(fileURLWithPath: $0)) }
         let explicitWindow = try args.integer("window", minimum: 1)
         let probe = OverflowProbe(client: client, predictor: predictor, model: args.value("model"))
         let report = runBlocking {
             let window: Int?
-            if let explicitWindow { window = explicitWindow } else { window = await client.serverContextWindow() }
+            if let explicitWindow { window = explicitWindow } else { window = await client.contextWindow(model: args.value("model")) }
             return (await probe.run(window: window), window)
         }
         let (result, window) = report

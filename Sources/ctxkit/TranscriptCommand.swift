@@ -168,7 +168,7 @@ enum TranscriptCommand {
         let maxTokens = max(1, answers[0].tokens(counter))
         let timeout = Double(try args.integer("timeout", minimum: 1) ?? 300)
         let run = LiveTranscript(url: endpoint, model: args.value("server-model") ?? "default", maxAnswerTokens: maxTokens, timeout: timeout)
-        let serverWindow = run.serverContextSize()
+        let serverWindow = runBlocking { await run.serverContextSize() }
         let window = try args.integer("window", minimum: 1) ?? serverWindow
         let instructionText = try instructions.map { size -> String in
             switch size {
@@ -185,10 +185,13 @@ enum TranscriptCommand {
             }
         }
         Output.err("ctxkit transcript: \(run.endpoint), window \(serverWindow.map(g) ?? "unknown (server did not say)"), max_tokens \(maxTokens)\n")
-        let turns = run.run(instructions: instructionText, documents: texts, counter: counter, overheads: profile.overheads) { turn in
-            let measured = turn.measuredPrompt.map(g) ?? "-"
-            let outcome = turn.error.map { turn.refusalStatus == nil ? " — failed: \($0)" : " — refused: \($0)" } ?? ""
-            Output.err("  turn \(turn.number): predicted \(g(turn.predictedPrompt)), server \(measured)\(outcome)\n")
+        let overheads = profile.overheads
+        let turns = runBlocking {
+            await run.run(instructions: instructionText, documents: texts, counter: counter, overheads: overheads) { turn in
+                let measured = turn.measuredPrompt.map(g) ?? "-"
+                let outcome = turn.error.map { turn.refusalStatus == nil ? " — failed: \($0)" : " — refused: \($0)" } ?? ""
+                Output.err("  turn \(turn.number): predicted \(g(turn.predictedPrompt)), server \(measured)\(outcome)\n")
+            }
         }
         Output.out(renderLive(turns, profile: profile, server: run.endpoint, window: window, maxTokens: maxTokens, csv: args.has("csv")))
         if let last = turns.last, last.error != nil, last.refusalStatus == nil {
