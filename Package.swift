@@ -43,13 +43,18 @@ let package = Package(
         .target(name: "ContextKitJSON"),
         // The Jinja subset chat templates are written in: a leaf over JSON.
         .target(name: "ChatTemplates", dependencies: ["ContextKitJSON"]),
+        // HTTP over a plain socket (chunked bodies, server-sent events,
+        // time-outs, retries): a leaf, so the probe, the live transcript and
+        // the summariser's backend share one client. No product: only
+        // `package` symbols, which no public API of ContextKit or Summariser exposes.
+        .target(name: "ContextKitHTTP"),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         // Rendering with no domain in it: number formatting, word wrapping,
         // plain-text and Markdown tables, CSV and SVG. A leaf, so the reports
         // in ContextKit and the tools print numbers and wrap text one way.
         .target(name: "Render"),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], resources: [.copy("Resources")]),
-        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "ContextKitHTTP", "TokenKit", "Render"], resources: [.copy("Resources")]),
+        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),

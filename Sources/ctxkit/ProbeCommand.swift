@@ -95,12 +95,12 @@ enum ProbeCommand {
 
     private static func serverCommand(_ url: URL, _ options: Options) async throws -> ExitCode {
         let apiKey = options.apiKey ?? ProcessInfo.processInfo.environment["OPENAI_API_KEY"]
-        let client = ChatCompletionsClient(baseURL: url, apiKey: apiKey)
+        let client = OpenAICompatibleClient(baseURL: url, apiKey: apiKey)
         let predictor = try options.gguf.map { try PromptPredictor(gguf: URL(fileURLWithPath: $0)) }
         let explicitWindow = options.window
         let probe = OverflowProbe(client: client, predictor: predictor, model: options.model)
         let window: Int?
-        if let explicitWindow { window = explicitWindow } else { window = await client.serverContextWindow() }
+        if let explicitWindow { window = explicitWindow } else { window = await client.contextWindow(model: options.model) }
         let result = await probe.run(window: window)
         if options.json {
             print(ProbeReportFormat.json(result, url: url.absoluteString, window: window))

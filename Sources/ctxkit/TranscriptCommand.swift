@@ -88,7 +88,7 @@ enum TranscriptCommand {
             let answers = try (options.answer.isEmpty ? ["150"] : options.answer).map { try size($0, option: "-a/--answer") }
             let turnsGiven = options.turns
             if let url = options.url {
-                return try live(url: url, options: options, profile: profile, counter: counter, instructions: instructions,
+                return try await live(url: url, options: options, profile: profile, counter: counter, instructions: instructions,
                                 documents: documents, answers: answers, turns: turnsGiven)
             }
             if let window = options.window { profile.contextWindow = window }
@@ -171,7 +171,7 @@ enum TranscriptCommand {
     // MARK: --url
 
     static func live(url: String, options: Options, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
-                     documents: [Size], answers: [Size], turns given: Int?) throws -> ExitCode {
+                     documents: [Size], answers: [Size], turns given: Int?) async throws -> ExitCode {
         guard let endpoint = URL(string: url), endpoint.scheme == "http" || endpoint.scheme == "https" else {
             throw UsageError(tool: spec.name, "--url wants an http(s) URL such as http://127.0.0.1:8080, not '\(url)'")
         }
@@ -179,7 +179,7 @@ enum TranscriptCommand {
         let maxTokens = max(1, answers[0].tokens(counter))
         let timeout = Double(options.timeout ?? 300)
         let run = LiveTranscript(url: endpoint, model: options.serverModel ?? "default", maxAnswerTokens: maxTokens, timeout: timeout)
-        let serverWindow = run.serverContextSize()
+        let serverWindow = await run.serverContextSize()
         let window = options.window ?? serverWindow
         let instructionText = try instructions.map { size -> String in
             switch size {
@@ -196,7 +196,8 @@ enum TranscriptCommand {
             }
         }
         Output.err("ctxkit transcript: \(run.endpoint), window \(serverWindow.map(g) ?? "unknown (server did not say)"), max_tokens \(maxTokens)\n")
-        let turns = run.run(instructions: instructionText, documents: texts, counter: counter, overheads: profile.overheads) { turn in
+        let overheads = profile.overheads
+        let turns = await run.run(instructions: instructionText, documents: texts, counter: counter, overheads: overheads) { turn in
             let measured = turn.measuredPrompt.map(g) ?? "-"
             let outcome = turn.error.map { turn.refusalStatus == nil ? " — failed: \($0)" : " — refused: \($0)" } ?? ""
             Output.err("  turn \(turn.number): predicted \(g(turn.predictedPrompt)), server \(measured)\(outcome)\n")

@@ -114,7 +114,9 @@ import Testing
         #expect(out.stderr.contains("check that the server is running"))
     }
 
-    @Test func theOpenAIBackendTalksToAServer() throws {
+    /// The server's base URL as users write it: bare, or with the API's `/v1`.
+    @Test(arguments: ["", "/v1", "/v1/"])
+    func theOpenAIBackendTalksToAServer(suffix: String) throws {
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/fake-openai-server.py").path]
@@ -125,7 +127,7 @@ import Testing
         defer { try? input.fileHandleForWriting.close(); server.waitUntilExit() }
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let url = String(decoding: line, as: UTF8.self).replacingOccurrences(of: "url=", with: "")
+        let url = String(decoding: line, as: UTF8.self).replacingOccurrences(of: "url=", with: "") + suffix
 
         let dir = try TempDir()
         let doc = try Self.document(pages: 2, in: dir)

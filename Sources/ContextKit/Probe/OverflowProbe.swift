@@ -1,3 +1,5 @@
+import ContextKitJSON
+
 /// Measures what a chat server really charges, one variable at a time, and
 /// sets each measurement beside ContextKit's prediction.
 ///
@@ -7,12 +9,12 @@
 /// differences between probes that change one thing (an empty user message,
 /// one more message, a system prompt, a response schema).
 package struct OverflowProbe: Sendable {
-    package let client: ChatCompletionsClient
+    package let client: OpenAICompatibleClient
     package let predictor: PromptPredictor?
     /// The model name to send, if the server wants one.
     package let model: String?
 
-    package init(client: ChatCompletionsClient, predictor: PromptPredictor?, model: String? = nil) {
+    package init(client: OpenAICompatibleClient, predictor: PromptPredictor?, model: String? = nil) {
         self.client = client
         self.predictor = predictor
         self.model = model
@@ -67,23 +69,25 @@ package struct OverflowProbe: Sendable {
                            .init(role: "user", content: "What does a context window limit?")]),
     ]
 
-    /// A small structured-output schema (the field notes' `Summary`).
-    package static var summarySchema: [String: Any] { [
-        "type": "json_schema",
-        "json_schema": [
-            "name": "Summary",
-            "schema": [
-                "type": "object",
-                "description": "A short summary of a piece of text",
-                "properties": [
-                    "headline": ["type": "string", "description": "A headline of at most eight words"],
-                    "points": ["type": "array", "items": ["type": "string"], "minItems": 3, "maxItems": 3,
-                               "description": "The main points, one short sentence each"],
-                ],
-                "required": ["headline", "points"],
-            ] as [String: Any],
-        ] as [String: Any],
-    ] }
+    /// A small structured-output schema (the field notes' `Summary`), its
+    /// keys in sorted order at every level: the order it was sent in when
+    /// the measurements in the field notes were made.
+    package static var summarySchema: OrderedJSON {
+        func object(_ members: (String, OrderedJSON)...) -> OrderedJSON { .object(members.map { JSONMember($0.0, $0.1) }) }
+        return object(
+            ("json_schema", object(
+                ("name", .string("Summary")),
+                ("schema", object(
+                    ("description", .string("A short summary of a piece of text")),
+                    ("properties", object(
+                        ("headline", object(("description", .string("A headline of at most eight words")), ("type", .string("string")))),
+                        ("points", object(("description", .string("The main points, one short sentence each")),
+                                          ("items", object(("type", .string("string")))),
+                                          ("maxItems", .int(3)), ("minItems", .int(3)), ("type", .string("array")))))),
+                    ("required", .array([.string("headline"), .string("points")])),
+                    ("type", .string("object")))))),
+            ("type", .string("json_schema")))
+    }
 
     /// Runs every probe. `window` is the server's context size, when known,
     /// to size the overflow request; without it the overflow probe is skipped.
@@ -100,7 +104,7 @@ package struct OverflowProbe: Sendable {
             }
         }
         let (schema, _) = await measure("empty user message + response_format schema", [.init(role: "user", content: "")],
-                                        extra: ["response_format": Self.summarySchema])
+                                        extra: [JSONMember("response_format", Self.summarySchema)])
         measurements.append(schema)
 
         func measured(_ i: Int) -> Int? { measurements[i].measured }
@@ -121,8 +125,8 @@ package struct OverflowProbe: Sendable {
             do {
                 let completion = try await client.complete(messages: messages, model: model, maxTokens: 1)
                 notes.append("the server accepted a prompt of about \(window + window / 2) tokens for a \(window)-token window and charged \(completion.promptTokens.map(String.init) ?? "an unreported number of") prompt tokens: it truncates silently instead of refusing (Ollama does this), so its overflow cannot be measured")
-            } catch let failure as ChatCompletionsClient.Failure {
-                if case let .contextOverflow(found, body) = failure {
+            } catch let failure as OpenAICompatibleClient.Failure {
+                if case let .contextOverflow(found, _, body) = failure {
                     overflow = found
                     if found.promptTokens == nil { notes.append("the overflow error carries no token count: \(body.prefix(200))") }
                 } else {
@@ -138,7 +142,7 @@ package struct OverflowProbe: Sendable {
         return Report(measurements: measurements, overheads: overheads, overflow: overflow, overflowPredicted: overflowPredicted, notes: notes)
     }
 
-    private func measure(_ name: String, _ messages: [ChatTemplate.Message], extra: [String: Any] = [:]) async -> (Measurement, unreachable: Bool) {
+    private func measure(_ name: String, _ messages: [ChatTemplate.Message], extra: [JSONMember] = []) async -> (Measurement, unreachable: Bool) {
         let predicted = extra.isEmpty ? (try? predictor?.promptTokens(messages)) ?? nil : nil
         do {
             let completion = try await client.complete(messages: messages, model: model, maxTokens: 1, extra: extra)
@@ -146,7 +150,7 @@ package struct OverflowProbe: Sendable {
                                 note: completion.promptTokens == nil ? "the server reported no usage.prompt_tokens" : nil), false)
         } catch {
             var unreachable = false
-            if case ChatCompletionsClient.Failure.unreachable = error { unreachable = true }
+            if case OpenAICompatibleClient.Failure.unreachable = error { unreachable = true }
             return (Measurement(name: name, messages: messages, measured: nil, predicted: predicted, note: "\(error)"), unreachable)
         }
     }

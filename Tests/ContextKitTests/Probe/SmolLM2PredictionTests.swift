@@ -47,7 +47,7 @@ struct SmolLM2PredictionTests {
     func predictionsMatch() async throws {
         let predictor = try PromptPredictor(gguf: try LlamaServer.modelPath())
         let (rows, mismatches) = try await LlamaServer.withServer(window: Self.window) { url in
-            let client = ChatCompletionsClient(baseURL: url)
+            let client = OpenAICompatibleClient(baseURL: url)
             var rows: [String] = []
             var mismatches = 0
             for (name, messages) in Self.conversations {
@@ -67,7 +67,7 @@ struct SmolLM2PredictionTests {
     func overflowCountMatches() async throws {
         let predictor = try PromptPredictor(gguf: try LlamaServer.modelPath())
         let report = try await LlamaServer.withServer(window: Self.window) { url in
-            await OverflowProbe(client: ChatCompletionsClient(baseURL: url), predictor: predictor).run(window: Self.window)
+            await OverflowProbe(client: OpenAICompatibleClient(baseURL: url), predictor: predictor).run(window: Self.window)
         }
         let overflow = try #require(report.overflow, "the server should refuse a prompt of 1.5 windows: \(report.notes)")
         #expect(overflow.dialect == .llamaCpp)

@@ -298,15 +298,15 @@ struct HostileServerTests {
 
     // MARK: ContextKit's plain client (overflow probe, transcript measurement)
 
-    func complete(_ url: URL, timeout: TimeInterval) async -> (ChatCompletionsClient.Completion?, ChatCompletionsClient.Failure?, Duration) {
+    func complete(_ url: URL, timeout: TimeInterval) async -> (OpenAICompatibleClient.Completion?, OpenAICompatibleClient.Failure?, Duration) {
         let clock = ContinuousClock()
         let start = clock.now
-        let client = ChatCompletionsClient(baseURL: url, timeout: timeout)
+        let client = OpenAICompatibleClient(baseURL: url, timeout: timeout)
         do {
             let completion = try await client.complete(messages: [.init(role: "user", content: "Hello")])
             return (completion, nil, clock.now - start)
         } catch {
-            return (nil, error as? ChatCompletionsClient.Failure, clock.now - start)
+            return (nil, error as? OpenAICompatibleClient.Failure, clock.now - start)
         }
     }
 

@@ -138,6 +138,18 @@ import ContextKit
         #expect(try await backend("ok").contextSize() == 2048)
     }
 
+    @Test("a base URL ending in /v1 reaches the same server", arguments: ["/v1", "/v1/"])
+    func baseURLWithV1(suffix: String) async throws {
+        let backend = OpenAICompatibleBackend(configuration: .init(baseURL: URL(string: try TestServers.fakeURL().absoluteString + suffix)!, model: "ok"))
+        #expect(await backend.availability() == .available)
+        #expect(await backend.contextSize() == 2048, "/props is beside /v1, not under it")
+        var last: ResponseSnapshot?
+        for try await snapshot in backend.makeSession(instructions: "Summarise.").streamResponse(to: GenerationRequest(prompt: "Via /v1.", schema: Summary.schema)) {
+            last = snapshot
+        }
+        #expect(try Summary.decode(last?.content ?? "").headline == "Keepers tend the northern light")
+    }
+
     @Test func theEngineRunsOverHTTP() async throws {
         let engine = try SummaryEngine(backend: backend("ok"), configuration: .init(profile: Fakes.profile))
         let run = try await engine.summarise(Fakes.text(paragraphs: 12))
@@ -145,19 +157,5 @@ import ContextKit
         #expect(run.window == 1024)
         #expect(run.metrics.calls.allSatisfy { $0.tokensSentReported && $0.tokensSent == 321 })
         #expect(run.metrics.calls.allSatisfy { ($0.timeToFirstToken ?? .zero) > .zero })
-    }
-
-    @Test func retryAfterIsSecondsOrAnHTTPDate() throws {
-        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-30T12:00:00Z"))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "2", now: now) == .seconds(2))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: " 120 ", now: now) == .seconds(120))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "99999999999999999999999", now: now) == .seconds(Int64.max))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "Mon, 30 Nov 2026 12:00:30 GMT", now: now) == .seconds(30))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "Monday, 30-Nov-26 12:01:00 GMT", now: now) == .seconds(60))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "Mon Nov 30 12:00:05 2026", now: now) == .seconds(5))
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "Mon, 30 Nov 2026 11:00:00 GMT", now: now) == .zero, "a date in the past is no wait")
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "-5", now: now) == nil)
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "soon", now: now) == nil)
-        #expect(OpenAICompatibleBackend.retryDelay(fromRetryAfter: "", now: now) == nil)
     }
 }

@@ -24,7 +24,7 @@ import FoundationNetworking
 /// Errors are `NSURLErrorDomain` errors, as URLSession's are, so callers
 /// handle both paths alike. `timeoutInterval` is how long the connection may
 /// stay silent (connect, then between reads).
-final class PlainHTTPConnection: @unchecked Sendable {
+package final class PlainHTTPConnection: @unchecked Sendable {
     private let request: URLRequest
     private let queue = DispatchQueue(label: "PlainHTTPConnection")
     private let lock = NSLock()
@@ -43,7 +43,8 @@ final class PlainHTTPConnection: @unchecked Sendable {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    static func open(_ request: URLRequest) -> AsyncThrowingStream<HTTPByteStream.Part, any Error> {
+    /// The response to `request`, read as the consumer asks for it.
+    package static func open(_ request: URLRequest) -> AsyncThrowingStream<HTTPByteStream.Part, any Error> {
         let connection = PlainHTTPConnection(request)
         return AsyncThrowingStream(unfolding: { try await connection.next() })
     }

@@ -1,11 +1,11 @@
 import Foundation
-@testable import Summariser
+@testable import ContextKitHTTP
 
 /// What the server-sent-event parser must do with any bytes, checked by the
 /// `sse` libFuzzer target in `scripts/fuzz` (which compiles this file) and
 /// replayed by `FuzzRegressionTests` on the inputs the fuzzer once broke.
 /// No `Testing` import: the fuzzer builds it outside the test runner.
-enum SummariserFuzzProperties {
+enum ContextKitHTTPFuzzProperties {
     struct Parsed: Equatable {
         var events: [ServerSentEvent] = []
         var lastEventID = ""

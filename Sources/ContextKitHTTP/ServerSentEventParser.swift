@@ -1,13 +1,14 @@
 /// One event of a `text/event-stream`.
-struct ServerSentEvent: Equatable, Sendable {
+package struct ServerSentEvent: Equatable, Sendable {
     /// The `event:` field, `message` when there was none.
-    var type: String
+    package var type: String
     /// The `data:` lines joined with line feeds.
-    var data: String
+    package var data: String
     /// The last event ID seen so far in the stream (`id:`), empty when none.
-    var lastEventID: String
+    package var lastEventID: String
 
-    init(type: String = "message", data: String, lastEventID: String = "") {
+    /// An event of `type` carrying `data`.
+    package init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
@@ -34,7 +35,7 @@ struct ServerSentEvent: Equatable, Sendable {
 ///
 /// Invalid UTF-8 becomes U+FFFD. Lines are decoded whole, so a character
 /// split across two chunks decodes as it would have in one.
-struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
     private var afterCarriageReturn = false
     private var atStreamStart = true
@@ -42,20 +43,21 @@ struct ServerSentEventParser: Sendable {
     private var hasData = false
     private var eventType = ""
     /// The last `id:` value seen, carried by every event after it.
-    private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The last valid `retry:` value, in milliseconds.
-    private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
 
-    init() {}
+    /// A parser at the start of a stream.
+    package init() {}
 
     /// Bytes held for the event that is not complete yet: its unfinished
     /// line, its data lines and its type. A stream whose events never end
     /// would otherwise make this grow without bound, so a reader checks it
     /// against what one event may reasonably take.
-    var pendingByteCount: Int { line.count + data.utf8.count + eventType.utf8.count }
+    package var pendingByteCount: Int { line.count + data.utf8.count + eventType.utf8.count }
 
     /// Takes the next bytes of the stream; returns the events they complete, in order.
-    mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> [ServerSentEvent] where Bytes.Element == UInt8 {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if afterCarriageReturn {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Summariser
+@testable import ContextKitHTTP
 
 @Suite struct ServerSentEventParserTests {
     func events(_ text: String, splitEvery step: Int? = nil) -> [ServerSentEvent] {

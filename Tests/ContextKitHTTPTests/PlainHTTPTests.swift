@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ContextKit
+@testable import ContextKitHTTP
 
 @Suite struct PlainHTTPTests {
     /// The payload of `body` fed to a fresh decoder in pieces of `step` bytes.
