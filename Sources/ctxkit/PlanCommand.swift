@@ -176,7 +176,7 @@ enum PlanCommand {
                     expectedSummary = SummarySizeEstimate(scale: profile.estimate?.factor ?? 1) { planner.tokens($0) }.tokens(for: root)
                 }
             }
-            let budget = PlanBudget(profile: profile, instructions: instructionTokens, schema: schemaTokens, reserve: reserve, overlap: overlap)
+            let budget = TokenBudget(profile: profile, instructions: instructionTokens, schema: schemaTokens, reserve: reserve, overlap: overlap)
             let started = (wall: DispatchTime.now().uptimeNanoseconds, cpu: Self.threadCPUSeconds())
             let chunks = try text.withUnsafeBufferPointer { try planner.plan(utf8: $0, budget: budget) }
             let seconds = (wall: Double(DispatchTime.now().uptimeNanoseconds - started.wall) / 1e9, cpu: Self.threadCPUSeconds() - started.cpu)
@@ -219,7 +219,7 @@ extension PlanCommand {
     /// A finished plan and how to show it.
     struct Report {
         let job: Job
-        let budget: PlanBudget
+        let budget: TokenBudget
         let schemaFraming: Int
         let chunks: ChunkPlan
         let callPlan: Result<MapReducePlan, PlanError>

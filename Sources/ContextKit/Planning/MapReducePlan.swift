@@ -54,7 +54,7 @@ public struct MapReducePlan: Equatable, Sendable {
     ///   room for two summaries, so the summaries could never be combined.
     public init(chunks: ChunkPlan, summaryTokens: Int, shortText: Int? = nil) throws(PlanError) {
         let budget = chunks.budget
-        let fixed = budget.requestOverhead + budget.instructions + budget.schema
+        let fixed = budget.fixed
         self.summaryTokens = summaryTokens
         self.fanIn = max(0, budget.room / (summaryTokens + Self.separatorTokens))
         self.passThrough = !chunks.chunks.isEmpty && chunks.textTokens <= (shortText ?? summaryTokens)

@@ -181,7 +181,7 @@ public struct SummaryEngine: Sendable {
         func instructions(level: Int) -> String { level == 0 ? configuration.mapInstructions : configuration.reduceInstructions }
 
         /// The budget of a call at `level`, its room scaled down by what overflows taught.
-        func budget(level: Int) -> PlanBudget {
+        func budget(level: Int) -> TokenBudget {
             let profile = configuration.profile
             let instructions = self.instructions(level: level)
             let instructionTokens = instructions.isEmpty ? 0 : engine.tokens(instructions)
@@ -189,7 +189,7 @@ public struct SummaryEngine: Sendable {
             let overhead = profile.overheads.request(messages: instructions.isEmpty ? 1 : 2)
             let fixed = overhead + instructionTokens + schemaTokens
             let room = Int((Double(window - configuration.responseReserve) / scale).rounded(.down)) - fixed
-            return PlanBudget(window: window, requestOverhead: overhead, instructions: instructionTokens, schema: schemaTokens,
+            return TokenBudget(window: window, requestOverhead: overhead, instructions: instructionTokens, schema: schemaTokens,
                               reserve: window - fixed - room, isEstimate: profile.isEstimate)
         }
 
@@ -210,7 +210,7 @@ public struct SummaryEngine: Sendable {
             while k < plan.chunks.count {
                 let chunk = plan.chunks[k]
                 let prompt = String(decoding: bytes[chunk.bytes], as: UTF8.self)
-                let fixed = budget.requestOverhead + budget.instructions + budget.schema
+                let fixed = budget.fixed
                 let isFinal = plan.chunks.count == 1
                 let isLast = k == plan.chunks.count - 1
                 let next: String? = isFinal ? nil : (isLast ? configuration.reduceInstructions : instructions(level: level))
