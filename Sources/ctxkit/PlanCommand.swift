@@ -162,21 +162,13 @@ enum PlanCommand {
         }
 
         func plan() throws -> Report {
-            let instructionTokens = instructions.map { planner.tokens($0.text) } ?? 0
-            var schemaTokens = 0
-            var schemaFraming = 0
+            let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: instructions?.text, schema: schema?.document, runtime: runtime)
             var expectedSummary: Int? = nil
-            if let schema {
-                let settings = SchemaCostSettings(profile: profile, tokenizer: planner.tokenizer, runtime: runtime, responseReserve: reserve)
-                let cost = SchemaCost(settings: settings).report(for: schema.document, instructionsTokens: instructionTokens)
-                schemaTokens = cost.totalTokens
-                schemaFraming = cost.framingTokens
-                if !schema.document.format.isToolList, let root = schema.document.entries.first?.schema {
-                    let planner = self.planner
-                    expectedSummary = SummarySizeEstimate(scale: profile.estimate?.factor ?? 1) { planner.tokens($0) }.tokens(for: root)
-                }
+            if let schema, !schema.document.format.isToolList, let root = schema.document.entries.first?.schema {
+                let planner = self.planner
+                expectedSummary = SummarySizeEstimate(scale: profile.estimate?.factor ?? 1) { planner.tokens($0) }.tokens(for: root)
             }
-            let budget = TokenBudget(profile: profile, instructions: instructionTokens, schema: schemaTokens, reserve: reserve, overlap: overlap)
+            let budget = TokenBudget(profile: profile, cost: cost, reserve: reserve, overlap: overlap)
             let started = (wall: DispatchTime.now().uptimeNanoseconds, cpu: Self.threadCPUSeconds())
             let chunks = try text.withUnsafeBufferPointer { try planner.plan(utf8: $0, budget: budget) }
             let seconds = (wall: Double(DispatchTime.now().uptimeNanoseconds - started.wall) / 1e9, cpu: Self.threadCPUSeconds() - started.cpu)
@@ -194,7 +186,7 @@ enum PlanCommand {
             let calls: Result<MapReducePlan, PlanError> = Result { () throws(PlanError) in
                 try MapReducePlan(chunks: chunks, summaryTokens: max(1, summary.tokens), shortText: summary.isExpectation ? nil : 0)
             }
-            return Report(job: self, budget: budget, schemaFraming: schemaFraming, chunks: chunks, callPlan: calls,
+            return Report(job: self, budget: budget, schemaFraming: cost.schemaFraming, chunks: chunks, callPlan: calls,
                           summaryTokens: max(1, summary.tokens), summarySource: summary.source, planningSeconds: seconds)
         }
     }

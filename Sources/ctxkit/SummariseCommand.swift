@@ -19,7 +19,7 @@ enum SummariseCommand {
             OptionSpec(nil, "api-key", value: "KEY", help: "With --backend openai: the bearer token (default: $OPENAI_API_KEY)."),
             OptionSpec("m", "model", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model)."),
             OptionSpec(nil, "profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable)."),
-            OptionSpec("r", "reserve", value: "N", help: "Tokens kept for each answer, also its token limit (default: 300)."),
+            OptionSpec("r", "reserve", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan)."),
             OptionSpec(nil, "greedy", help: "Greedy sampling: the same text gives the same answer."),
             OptionSpec(nil, "top-k", value: "K", help: "Sample among the K most likely tokens."),
             OptionSpec(nil, "top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1)."),
@@ -123,7 +123,7 @@ enum SummariseCommand {
                 backend = ExtractiveBackend()
             }
             text = try Self.read(path)
-            let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: try args.integer("reserve", minimum: 16) ?? 300,
+            let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: try args.integer("reserve", minimum: 16),
                                                             options: options)
             engine = try SummaryEngine(backend: backend, configuration: configuration)
         }

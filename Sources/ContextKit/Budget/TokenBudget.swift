@@ -8,7 +8,8 @@
 /// One budget serves every question ContextKit answers about a window: a fit
 /// report (does this text fit, `FitReport`), a chunk plan (`ChunkPlanner`)
 /// and the summariser's calls, so they share one reserve rule
-/// (`defaultReserve(for:window:)`) and print the same lines (`arithmetic`).
+/// (`defaultReserve(for:window:)`) and one way of pricing the instructions
+/// and schema (`RequestCost`), and print the same lines (`arithmetic`).
 ///
 /// The request overhead is the profile's per-request cost plus its
 /// per-message cost for each message sent (the text, and the instructions
@@ -21,7 +22,7 @@ public struct TokenBudget: Equatable, Sendable {
     public var requestOverhead: Int
     /// The instructions (system prompt) sent with every request.
     public var instructions: Int
-    /// The output schema as the model sees it, framing included (`SchemaCost`).
+    /// The output schema as the model sees it, framing included (`RequestCost`).
     public var schema: Int
     /// Tokens kept free for the answer.
     public var reserve: Int
@@ -47,7 +48,7 @@ public struct TokenBudget: Equatable, Sendable {
     ///
     /// - Parameters:
     ///   - instructions: tokens of the instructions, 0 for none.
-    ///   - schema: tokens of the output schema as the model sees it (`SchemaCost`).
+    ///   - schema: tokens of the output schema as the model sees it (`RequestCost`).
     ///   - reserve: tokens kept for the answer; nil takes `defaultReserve(for:window:)`.
     ///   - overlap: tokens each chunk repeats from the one before.
     ///   - window: the window in effect when it is smaller than the profile's
@@ -59,6 +60,12 @@ public struct TokenBudget: Equatable, Sendable {
                   instructions: instructions, schema: schema,
                   reserve: reserve ?? Self.defaultReserve(for: profile, window: window),
                   overlap: overlap, isEstimate: profile.isEstimate)
+    }
+
+    /// The budget of one request to `profile` carrying `cost`'s instructions
+    /// and schema; the other parameters are those of `init(profile:instructions:schema:reserve:overlap:window:)`.
+    public init(profile: ModelProfile, cost: RequestCost, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil) {
+        self.init(profile: profile, instructions: cost.instructions, schema: cost.schema, reserve: reserve, overlap: overlap, window: window)
     }
 
     /// The profile's own reserve when it has one; otherwise 512 tokens (about
