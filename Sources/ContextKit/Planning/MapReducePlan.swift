@@ -81,6 +81,15 @@ public struct MapReducePlan: Equatable, Sendable {
         }
     }
 
+    /// Plans the calls for `chunks` with summaries of `summary`'s size: a
+    /// text no longer than the size is its own summary only when the size is
+    /// an expectation, not just the reserve (`SummarySize.isExpectation`).
+    ///
+    /// - Throws: as `init(chunks:summaryTokens:shortText:)`.
+    public init(chunks: ChunkPlan, summary: SummarySize) throws(PlanError) {
+        try self.init(chunks: chunks, summaryTokens: summary.tokens, shortText: summary.isExpectation ? nil : 0)
+    }
+
     /// Model calls over all levels.
     public var totalCalls: Int { levels.reduce(0) { $0 + $1.calls.count } }
     /// Tokens sent by all calls (`Call.tokensSent` summed).
