@@ -52,6 +52,6 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TokenKit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TokenKit", "Summariser", "TestSupport"]),
     ]
 )
