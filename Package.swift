@@ -69,6 +69,6 @@ let package = Package(
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TokenKit", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TokenKit", "Summariser", "TestSupport"]),
     ]
 )

@@ -167,40 +167,16 @@ enum PlanCommand {
         }
 
         func plan() throws -> Report {
-            let instructionTokens = instructions.map { planner.tokens($0.text) } ?? 0
-            var schemaTokens = 0
-            var schemaFraming = 0
-            var expectedSummary: Int? = nil
-            if let schema {
-                let settings = SchemaCostSettings(profile: profile, tokenizer: planner.tokenizer, runtime: runtime, responseReserve: reserve)
-                let cost = SchemaCost(settings: settings).report(for: schema.document, instructionsTokens: instructionTokens)
-                schemaTokens = cost.totalTokens
-                schemaFraming = cost.framingTokens
-                if !schema.document.format.isToolList, let root = schema.document.entries.first?.schema {
-                    let planner = self.planner
-                    expectedSummary = SummarySizeEstimate(scale: profile.estimate?.factor ?? 1) { planner.tokens($0) }.tokens(for: root)
-                }
-            }
-            let budget = PlanBudget(profile: profile, instructions: instructionTokens, schema: schemaTokens, reserve: reserve, overlap: overlap)
+            let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: instructions?.text, schema: schema?.document, runtime: runtime)
+            let budget = TokenBudget(profile: profile, cost: cost, reserve: reserve, overlap: overlap)
+            let summary = SummarySize(given: summaryTokens, schema: schema?.document, reserve: budget.reserve, planner: planner)
             let started = (wall: DispatchTime.now().uptimeNanoseconds, cpu: Self.threadCPUSeconds())
             let chunks = try text.withUnsafeBufferPointer { try planner.plan(utf8: $0, budget: budget) }
             let seconds = (wall: Double(DispatchTime.now().uptimeNanoseconds - started.wall) / 1e9, cpu: Self.threadCPUSeconds() - started.cpu)
-            // The reserve is only an upper bound on a summary: a text shorter
-            // than it still deserves a call.
-            let summary: (tokens: Int, source: String, isExpectation: Bool)
-            if let summaryTokens {
-                summary = (summaryTokens, "--summary-tokens", true)
-            } else if let expected = expectedSummary {
-                summary = expected <= budget.reserve ? (expected, "expected from the schema", true) : (budget.reserve, "the reserve; the schema suggests \(expected)", false)
-            } else {
-                summary = (budget.reserve, "the reserve; give --schema or --summary-tokens for a closer figure", false)
-            }
             // The chunks are worth showing even when their summaries cannot be combined.
-            let calls: Result<MapReducePlan, PlanError> = Result { () throws(PlanError) in
-                try MapReducePlan(chunks: chunks, summaryTokens: max(1, summary.tokens), shortText: summary.isExpectation ? nil : 0)
-            }
-            return Report(job: self, budget: budget, schemaFraming: schemaFraming, chunks: chunks, callPlan: calls,
-                          summaryTokens: max(1, summary.tokens), summarySource: summary.source, planningSeconds: seconds)
+            let calls: Result<MapReducePlan, PlanError> = Result { () throws(PlanError) in try MapReducePlan(chunks: chunks, summary: summary) }
+            return Report(job: self, budget: budget, schemaFraming: cost.schemaFraming, chunks: chunks, callPlan: calls,
+                          summary: summary, planningSeconds: seconds)
         }
     }
 }
@@ -216,15 +192,24 @@ extension PlanCommand {
     /// A finished plan and how to show it.
     struct Report {
         let job: Job
-        let budget: PlanBudget
+        let budget: TokenBudget
         let schemaFraming: Int
         let chunks: ChunkPlan
         let callPlan: Result<MapReducePlan, PlanError>
-        let summaryTokens: Int
-        let summarySource: String
+        let summary: SummarySize
         let planningSeconds: (wall: Double, cpu: Double)
 
         var approx: String { budget.isEstimate ? "≈ " : "" }
+
+        /// Where the summary size comes from, in the command's words.
+        var summarySource: String {
+            switch summary.source {
+            case .given: return "--summary-tokens"
+            case .schema: return "expected from the schema"
+            case .reserve(let suggested?): return "the reserve; the schema suggests \(suggested)"
+            case .reserve(nil): return "the reserve; give --schema or --summary-tokens for a closer figure"
+            }
+        }
 
         func seconds(_ calls: MapReducePlan) -> Double {
             job.latency.seconds(for: calls, charactersPerToken: chunks.charactersPerToken ?? 4, concurrency: job.concurrency, idleBetweenCalls: job.idle)
@@ -312,7 +297,7 @@ extension PlanCommand {
         }
 
         func planText() -> String {
-            var out = "Map-reduce plan (one summary \(approx)\(NumberFormat.grouped(summaryTokens)) tokens: \(summarySource))\n"
+            var out = "Map-reduce plan (one summary \(approx)\(NumberFormat.grouped(summary.tokens)) tokens: \(summarySource))\n"
             let calls: MapReducePlan
             switch callPlan {
             case let .success(plan): calls = plan
@@ -431,7 +416,7 @@ extension PlanCommand {
                     JSONMember("fanIn", .int(calls.fanIn)), JSONMember("passThrough", .bool(calls.passThrough)),
                     JSONMember("levels", .array(levels)),
                     JSONMember("calls", .int(calls.totalCalls)), JSONMember("tokensSent", .int(calls.tokensSent)), JSONMember("outputTokens", .int(calls.outputTokens)),
-                ]) } ?? .object([JSONMember("summaryTokens", .int(summaryTokens)), JSONMember("summarySource", .string(summarySource)), JSONMember("error", .string(callPlan.errorDescription))])),
+                ]) } ?? .object([JSONMember("summaryTokens", .int(summary.tokens)), JSONMember("summarySource", .string(summarySource)), JSONMember("error", .string(callPlan.errorDescription))])),
                 JSONMember("time", .object([
                     JSONMember("seconds", calls.map { .double((seconds($0) * 100).rounded() / 100) } ?? .null), JSONMember("estimate", .bool(true)), JSONMember("measured", .bool(latency.measured)),
                     JSONMember("source", .string(latency.source)),

@@ -65,7 +65,7 @@ enum ProbeCommand {
         }
         let window = options.window ?? profile.contextWindow
         let reserve = options.reserve ?? profile.defaultReserve
-        let budget = TokenBudget(window: window, overhead: profile.overheads.request(messages: 1), reserve: reserve)
+        let budget = TokenBudget(window: window, requestOverhead: profile.overheads.request(messages: 1), reserve: reserve)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let report = try data.withUnsafeBytes { raw in
             try FitReport.measure(utf8: raw.bindMemory(to: UInt8.self), tokenizer: try profile.tokenizer.load(),
@@ -78,10 +78,10 @@ enum ProbeCommand {
                                           "column": .int(p.position.column), "line": .int(p.position.line), "token": .int(p.token)])
             }
             print(ProbeReportFormat.object(["estimate": .bool(profile.isEstimate), "file": .string(path), "fits": .bool(report.fits),
-                                            "overflow": overflow, "overhead": .int(budget.overhead), "profile": .string(profile.name),
+                                            "overflow": overflow, "overhead": .int(budget.requestOverhead), "profile": .string(profile.name),
                                             "reserve": .int(reserve), "textTokens": .int(report.textTokens), "window": .int(window)]).rendered())
         } else {
-            print("\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.overhead) per request − \(reserve) reserve = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))")
+            print("\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.requestOverhead) per request − \(reserve) reserve = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))")
             if let p = report.firstTokenPast {
                 print("crosses the window at token \(approx)\(NumberFormat.grouped(p.token)): line \(p.position.line), column \(p.position.column) (byte \(NumberFormat.grouped(p.position.byteOffset)), character \(NumberFormat.grouped(p.position.characterOffset)))")
                 print("fits: the first \(NumberFormat.grouped(p.position.characterOffset)) characters (\(NumberFormat.percent(p.position.byteOffset, of: max(data.count, 1))) of the bytes)")

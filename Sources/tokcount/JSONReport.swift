@@ -102,7 +102,7 @@ enum JSONReport {
         }
         return .object([
             JSONMember("window", .int(f.budget.window)),
-            JSONMember("overhead", .int(f.budget.overhead)),
+            JSONMember("overhead", .int(f.budget.requestOverhead)),
             JSONMember("reserve", .int(f.budget.reserve)),
             JSONMember("available", .int(f.budget.available)),
             JSONMember("used", .int(f.used)),

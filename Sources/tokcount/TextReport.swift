@@ -74,11 +74,11 @@ struct TextReport {
 
     /// `gpt-4o: 3,204 text + 6 request overhead + 500 reserved`, when there is more than text.
     private func breakdown(_ fit: FitReport, messages: Int = 1) -> String? {
-        guard fit.budget.overhead > 0 || fit.budget.reserve > 0 else {
+        guard fit.budget.requestOverhead > 0 || fit.budget.reserve > 0 else {
             return "\(settings.profile.name): \(approx)\(n(fit.textTokens)) text, no request overhead"
         }
         var parts = ["\(approx)\(n(fit.textTokens)) text"]
-        if fit.budget.overhead > 0 { parts.append("\(n(fit.budget.overhead)) request overhead") }
+        if fit.budget.requestOverhead > 0 { parts.append("\(n(fit.budget.requestOverhead)) request overhead") }
         if fit.budget.reserve > 0 { parts.append("\(n(fit.budget.reserve)) reserved for the answer") }
         return "\(settings.profile.name): " + parts.joined(separator: " + ")
     }

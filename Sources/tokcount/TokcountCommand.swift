@@ -98,7 +98,7 @@ enum TokcountCommand {
 
         /// Overhead of a request holding `messages` inputs as messages.
         func budget(messages: Int) -> TokenBudget {
-            TokenBudget(window: profile.contextWindow, overhead: profile.overheads.request(messages: messages), reserve: reserve)
+            TokenBudget(window: profile.contextWindow, requestOverhead: profile.overheads.request(messages: messages), reserve: reserve)
         }
     }
 

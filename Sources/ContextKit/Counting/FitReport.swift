@@ -29,30 +29,6 @@ public struct TextPosition: Equatable, Sendable {
     }
 }
 
-/// The room a text has: the window less the request's fixed cost and the
-/// tokens kept for the answer.
-///
-/// All figures are tokens. `PlanBudget` is the fuller form the chunk planner
-/// uses (instructions, schema and overlap as separate parts).
-public struct TokenBudget: Equatable, Sendable {
-    /// The model's context window, in tokens.
-    public var window: Int
-    /// Fixed cost of the request (per-request and per-message overheads).
-    public var overhead: Int
-    /// Tokens kept free for the answer.
-    public var reserve: Int
-
-    /// A budget of `window` tokens less `overhead` and `reserve`.
-    public init(window: Int, overhead: Int = 0, reserve: Int = 0) {
-        self.window = window
-        self.overhead = overhead
-        self.reserve = reserve
-    }
-
-    /// Tokens of text that fit (never negative).
-    public var available: Int { max(0, window - overhead - reserve) }
-}
-
 /// The first token of a text that no longer fits, and where it starts.
 public struct OverflowPoint: Equatable, Sendable {
     /// 1-based number of the token among the text's tokens.
@@ -79,8 +55,8 @@ public struct FitReport: Equatable, Sendable {
         self.firstTokenPast = firstTokenPast
     }
 
-    /// Tokens the request takes from the window: text, overheads and reserve.
-    public var used: Int { textTokens + budget.overhead + budget.reserve }
+    /// Tokens the request takes from the window: text, overheads, instructions, schema and reserve.
+    public var used: Int { textTokens + budget.fixed + budget.reserve }
     /// Whether the request fits the window: `used <= budget.window`.
     public var fits: Bool { used <= budget.window }
     /// Tokens of the window left unused (0 when it does not fit).

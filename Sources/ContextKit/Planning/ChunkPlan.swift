@@ -1,7 +1,7 @@
 /// A text cut into chunks that each fit one request.
 public struct ChunkPlan: Equatable, Sendable {
     /// The budget every chunk was planned for.
-    public var budget: PlanBudget
+    public var budget: TokenBudget
     /// The chunks in text order; empty for an empty text.
     public var chunks: [Chunk]
     /// Bytes of the whole text (UTF-8).
@@ -14,7 +14,7 @@ public struct ChunkPlan: Equatable, Sendable {
     public var textProxyTokens: Int
 
     /// A plan from its parts (the planner makes them).
-    public init(budget: PlanBudget, chunks: [Chunk], textBytes: Int, textCharacters: Int, textTokens: Int, textProxyTokens: Int) {
+    public init(budget: TokenBudget, chunks: [Chunk], textBytes: Int, textCharacters: Int, textTokens: Int, textProxyTokens: Int) {
         self.budget = budget
         self.chunks = chunks
         self.textBytes = textBytes

@@ -76,16 +76,16 @@ public struct ChunkPlanner: Sendable {
     /// Plans `text` for `budget`. An empty text gives an empty plan.
     ///
     /// - Throws: `PlanError.noRoom` or `.overlapTooLarge` when the budget
-    ///   leaves no room (`PlanBudget.validate()`), `.graphemeTooLarge` when
+    ///   leaves no room (`TokenBudget.validate()`), `.graphemeTooLarge` when
     ///   one grapheme cluster costs more than a chunk holds.
-    public func plan(_ text: String, budget: PlanBudget) throws(PlanError) -> ChunkPlan {
+    public func plan(_ text: String, budget: TokenBudget) throws(PlanError) -> ChunkPlan {
         var text = text
         return try text.withUTF8 { buffer in Result { () throws(PlanError) in try plan(utf8: buffer, budget: budget) } }.get()
     }
 
     /// Plans UTF-8 bytes for `budget` (invalid UTF-8 is planned byte by byte,
     /// as the tokenizer reads it). Throws as `plan(_:budget:)` does.
-    public func plan(utf8 text: UnsafeBufferPointer<UInt8>, budget: PlanBudget) throws(PlanError) -> ChunkPlan {
+    public func plan(utf8 text: UnsafeBufferPointer<UInt8>, budget: TokenBudget) throws(PlanError) -> ChunkPlan {
         try budget.validate()
         guard !text.isEmpty else {
             return ChunkPlan(budget: budget, chunks: [], textBytes: 0, textCharacters: 0, textTokens: 0, textProxyTokens: 0)

@@ -54,7 +54,7 @@ public struct MapReducePlan: Equatable, Sendable {
     ///   room for two summaries, so the summaries could never be combined.
     public init(chunks: ChunkPlan, summaryTokens: Int, shortText: Int? = nil) throws(PlanError) {
         let budget = chunks.budget
-        let fixed = budget.requestOverhead + budget.instructions + budget.schema
+        let fixed = budget.fixed
         self.summaryTokens = summaryTokens
         self.fanIn = max(0, budget.room / (summaryTokens + Self.separatorTokens))
         self.passThrough = !chunks.chunks.isEmpty && chunks.textTokens <= (shortText ?? summaryTokens)
@@ -79,6 +79,15 @@ public struct MapReducePlan: Equatable, Sendable {
             levels.append(level)
             count = calls
         }
+    }
+
+    /// Plans the calls for `chunks` with summaries of `summary`'s size: a
+    /// text no longer than the size is its own summary only when the size is
+    /// an expectation, not just the reserve (`SummarySize.isExpectation`).
+    ///
+    /// - Throws: as `init(chunks:summaryTokens:shortText:)`.
+    public init(chunks: ChunkPlan, summary: SummarySize) throws(PlanError) {
+        try self.init(chunks: chunks, summaryTokens: summary.tokens, shortText: summary.isExpectation ? nil : 0)
     }
 
     /// Model calls over all levels.

@@ -1,9 +1,9 @@
 /// Why a text could not be planned, with what to do about it.
 public enum PlanError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Overhead, instructions, schema and reserve take the whole window.
-    case noRoom(PlanBudget)
+    case noRoom(TokenBudget)
     /// The overlap leaves no room for new text in a chunk.
-    case overlapTooLarge(PlanBudget)
+    case overlapTooLarge(TokenBudget)
     /// One grapheme cluster (at `byteOffset`, `bytes` long) costs more tokens than a chunk holds.
     case graphemeTooLarge(byteOffset: Int, bytes: Int, tokens: Int, room: Int)
     /// A summary is too big for two of them to share a reduce call, so reducing never ends.

@@ -8,8 +8,10 @@ import ContextKit
 /// 2. **Availability**: an unavailable backend stops the run with its reason.
 /// 3. **Plan**: ContextKit's `ChunkPlanner` cuts the text into chunks that
 ///    fit the window less the instructions, the schema, the request overhead
-///    and the response reserve, counted with the profile's tokenizer. The
-///    window is the profile's, or the backend's own when it is smaller.
+///    and the response reserve (`TokenBudget`), counted with the profile's
+///    tokenizer and priced as `ctxkit plan` prices them (`RequestCost`), so
+///    the plan forecasts these calls. The window is the profile's, or the
+///    backend's own when it is smaller.
 /// 4. **Map**: each chunk is summarised in a fresh session; the session for
 ///    the next call is created and prewarmed while the current one runs.
 /// 5. **Reduce**: the summaries, one Markdown section each, are planned again with
@@ -38,9 +40,13 @@ public struct SummaryEngine: Sendable {
         /// The shape every answer must have; `Summary.schema` by default, and
         /// answers are read with `Summary.decode`.
         public var schema: OutputSchema
-        /// Tokens kept for each answer, also sent as its token limit.
-        public var responseReserve: Int
-        /// Sampling for every call; its token limit defaults to `responseReserve`.
+        /// How the schema reaches the model, for pricing it; nil infers it
+        /// from the profile (`SchemaRuntime.inferred(for:)`), as `ctxkit plan` does.
+        public var schemaRuntime: SchemaRuntime?
+        /// Tokens kept for each answer, also sent as its token limit; nil
+        /// takes `TokenBudget.defaultReserve(for:window:)` for the window in effect.
+        public var responseReserve: Int?
+        /// Sampling for every call; its token limit defaults to the response reserve.
         public var options: SamplingOptions
         /// Shorter texts (in Unicode scalars) are their own summary.
         public var minimumCharacters: Int
@@ -54,12 +60,13 @@ public struct SummaryEngine: Sendable {
         /// A configuration for `profile`; every other setting has a default.
         public init(profile: ModelProfile, mapInstructions: String = Self.defaultMapInstructions,
                     reduceInstructions: String = Self.defaultReduceInstructions, schema: OutputSchema = Summary.schema,
-                    responseReserve: Int = 300, options: SamplingOptions = .init(), minimumCharacters: Int = 300,
+                    schemaRuntime: SchemaRuntime? = nil, responseReserve: Int? = nil, options: SamplingOptions = .init(), minimumCharacters: Int = 300,
                     maximumReplans: Int = 3, maximumLevels: Int = 8, copyDetector: CopyDetector = .init()) {
             self.profile = profile
             self.mapInstructions = mapInstructions
             self.reduceInstructions = reduceInstructions
             self.schema = schema
+            self.schemaRuntime = schemaRuntime
             self.responseReserve = responseReserve
             self.options = options
             self.minimumCharacters = minimumCharacters
@@ -104,12 +111,21 @@ public struct SummaryEngine: Sendable {
     /// The profile, instructions, schema and limits of every run.
     public let configuration: Configuration
     let planner: ChunkPlanner
+    /// The instructions and schema of a map call and of a reduce call, priced once.
+    let mapCost: RequestCost
+    let reduceCost: RequestCost
 
     /// Loads the profile's tokenizer (throws `TokenKitError` when it cannot).
     public init(backend: any LanguageModelBackend, configuration: Configuration) throws {
         self.backend = backend
         self.configuration = configuration
         self.planner = try ChunkPlanner(profile: configuration.profile)
+        let price = { [planner] (instructions: String) in
+            RequestCost(profile: configuration.profile, tokenizer: planner.tokenizer, instructions: instructions,
+                        schema: configuration.schema.document, runtime: configuration.schemaRuntime)
+        }
+        mapCost = price(configuration.mapInstructions)
+        reduceCost = price(configuration.reduceInstructions)
     }
 
     /// Summarises `text` of any length into one `Summary`, as the steps above
@@ -148,6 +164,8 @@ public struct SummaryEngine: Sendable {
         let engine: SummaryEngine
         let onEvent: @Sendable (Event) -> Void
         var window: Int
+        /// Tokens kept for each answer, resolved for the window the run started with.
+        let reserve: Int
         /// Backend tokens per planned token, learnt from overflows (1 until one happens).
         var scale = 1.0
         var metrics = RunMetrics()
@@ -161,6 +179,7 @@ public struct SummaryEngine: Sendable {
         init(engine: SummaryEngine, window: Int, onEvent: @escaping @Sendable (Event) -> Void) {
             self.engine = engine
             self.window = window
+            self.reserve = engine.configuration.responseReserve ?? TokenBudget.defaultReserve(for: engine.configuration.profile, window: window)
             self.onEvent = onEvent
         }
 
@@ -181,16 +200,14 @@ public struct SummaryEngine: Sendable {
         func instructions(level: Int) -> String { level == 0 ? configuration.mapInstructions : configuration.reduceInstructions }
 
         /// The budget of a call at `level`, its room scaled down by what overflows taught.
-        func budget(level: Int) -> PlanBudget {
-            let profile = configuration.profile
-            let instructions = self.instructions(level: level)
-            let instructionTokens = instructions.isEmpty ? 0 : engine.tokens(instructions)
-            let schemaTokens = engine.tokens(configuration.schema.compactJSON) + profile.overheads.schemaFraming
-            let overhead = profile.overheads.request(messages: instructions.isEmpty ? 1 : 2)
-            let fixed = overhead + instructionTokens + schemaTokens
-            let room = Int((Double(window - configuration.responseReserve) / scale).rounded(.down)) - fixed
-            return PlanBudget(window: window, requestOverhead: overhead, instructions: instructionTokens, schema: schemaTokens,
-                              reserve: window - fixed - room, isEstimate: profile.isEstimate)
+        func budget(level: Int) -> TokenBudget {
+            var budget = TokenBudget(profile: configuration.profile, cost: level == 0 ? engine.mapCost : engine.reduceCost,
+                                     reserve: reserve, window: window)
+            // The backend counts `scale` tokens per planned one: the room shrinks
+            // by that much, and the reserve line shows what is held back.
+            let room = Int((Double(window - reserve) / scale).rounded(.down)) - budget.fixed
+            budget.reserve = window - budget.fixed - room
+            return budget
         }
 
         /// Plans `input` and summarises each chunk; replans the rest after an overflow.
@@ -210,7 +227,7 @@ public struct SummaryEngine: Sendable {
             while k < plan.chunks.count {
                 let chunk = plan.chunks[k]
                 let prompt = String(decoding: bytes[chunk.bytes], as: UTF8.self)
-                let fixed = budget.requestOverhead + budget.instructions + budget.schema
+                let fixed = budget.fixed
                 let isFinal = plan.chunks.count == 1
                 let isLast = k == plan.chunks.count - 1
                 let next: String? = isFinal ? nil : (isLast ? configuration.reduceInstructions : instructions(level: level))
@@ -258,7 +275,7 @@ public struct SummaryEngine: Sendable {
         /// from the exact count, as from a reported overflow).
         func exactOverflow(_ prompt: String, fixed: Int) async -> ContextOverflow? {
             guard let exact = await engine.backend.tokenCount(for: prompt),
-                  exact + fixed > window - configuration.responseReserve else { return nil }
+                  exact + fixed > window - reserve else { return nil }
             return ContextOverflow(dialect: .apple, promptTokens: exact + fixed, contextWindow: window)
         }
 
@@ -272,7 +289,7 @@ public struct SummaryEngine: Sendable {
                 scale *= 1.25
             }
             let shrunk = max(1, Int(Double(chunkTokens) * 0.9))
-            let needed = Double(window - configuration.responseReserve) / Double(shrunk + fixed)
+            let needed = Double(window - reserve) / Double(shrunk + fixed)
             scale = max(scale, needed)
         }
 
@@ -341,7 +358,7 @@ public struct SummaryEngine: Sendable {
         /// Streams one answer, filling in the call's metrics.
         func perform(_ session: any LanguageModelSession, prompt: String, metrics m: inout CallMetrics, isFinal: Bool) async throws(GenerationError) -> Summary {
             var options = configuration.options
-            if options.maximumResponseTokens == nil { options.maximumResponseTokens = configuration.responseReserve }
+            if options.maximumResponseTokens == nil { options.maximumResponseTokens = reserve }
             let request = GenerationRequest(prompt: prompt, schema: configuration.schema, options: options)
             onEvent(.callStarted(m, isFinal: isFinal))
             let clock = ContinuousClock()

@@ -17,6 +17,12 @@ public struct OutputSchema: Equatable, Sendable {
         self.schema = schema
     }
 
-    /// The schema as compact JSON: what is sent, and what the planner counts.
+    /// The schema as compact JSON, as a request carries it.
     public var compactJSON: String { JSONWriter(style: .compact(escapingSlashes: false)).write(schema) }
+
+    /// The schema as an output-schema document, for pricing it the way
+    /// `ctxkit plan --schema` prices a schema file (`RequestCost`).
+    public var document: SchemaDocument {
+        SchemaDocument(format: .jsonSchema, entries: [SchemaDocument.Entry(name: name, schema: schema)])
+    }
 }

@@ -7,7 +7,7 @@ import Testing
     func measure(window: Int, overhead: Int = 0, reserve: Int = 0, estimate: TokenEstimate? = nil) throws -> FitReport {
         let t = try Tokenizer.named("cl100k_base")
         return try Array(text.utf8).withUnsafeBufferPointer {
-            try FitReport.measure(utf8: $0, tokenizer: t, budget: TokenBudget(window: window, overhead: overhead, reserve: reserve), estimate: estimate)
+            try FitReport.measure(utf8: $0, tokenizer: t, budget: TokenBudget(window: window, requestOverhead: overhead, reserve: reserve), estimate: estimate)
         }
     }
 

@@ -10,7 +10,7 @@ struct ChunkPlannerPropertyTests {
     static let encodings = ["cl100k_base", "o200k_base", "r50k_base"]
     static let apple = TokenEstimate(method: "test", factor: 1.216, proxyTokensPerCJKCharacter: 1.35, tokensPerCJKCharacter: 1, errorBar: 0.15)
 
-    func check(_ bytes: [UInt8], planner: ChunkPlanner, budget: PlanBudget, label: String) throws {
+    func check(_ bytes: [UInt8], planner: ChunkPlanner, budget: TokenBudget, label: String) throws {
         let plan = try bytes.withUnsafeBufferPointer { try planner.plan(utf8: $0, budget: budget) }
         let graphemes = PlanningTexts.graphemeBoundaries(bytes)
         var expectedStart = 0
@@ -44,7 +44,7 @@ struct ChunkPlannerPropertyTests {
         for _ in 0..<4 {
             let room = [8, 16, 40, 100, 300, 1000][random.below(6)] + random.below(20)
             let overlap = random.below(3) == 0 ? random.below(room / 2) : 0
-            let budget = PlanBudget(window: room, overlap: overlap)
+            let budget = TokenBudget(window: room, overlap: overlap)
             do {
                 try check(bytes, planner: planner, budget: budget, label: "seed \(seed) \(encoding) room \(room) overlap \(overlap)")
             } catch let PlanError.graphemeTooLarge(offset, length, tokens, limit) {
@@ -60,7 +60,7 @@ struct ChunkPlannerPropertyTests {
         let bytes = fuzz.text(fragments: 50 + seed * 40)
         let planner = ChunkPlanner(tokenizer: try Tokenizer.named(Self.encodings[seed % 3]))
         for room in [6, 25, 120] {
-            try check(bytes, planner: planner, budget: PlanBudget(window: room), label: "fuzz \(seed) room \(room)")
+            try check(bytes, planner: planner, budget: TokenBudget(window: room), label: "fuzz \(seed) room \(room)")
         }
     }
 
@@ -73,7 +73,7 @@ struct ChunkPlannerPropertyTests {
         var characterEnds: Set<Int> = [0]
         var offset = 0
         for character in text { offset += character.utf8.count; characterEnds.insert(offset) }
-        let plan = try ChunkPlanner(tokenizer: try Tokenizer.named("cl100k_base")).plan(text, budget: PlanBudget(window: 24 + seed * 9))
+        let plan = try ChunkPlanner(tokenizer: try Tokenizer.named("cl100k_base")).plan(text, budget: TokenBudget(window: 24 + seed * 9))
         for chunk in plan.chunks { #expect(characterEnds.contains(chunk.bytes.upperBound)) }
     }
 }

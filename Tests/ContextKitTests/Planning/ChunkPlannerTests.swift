@@ -6,7 +6,7 @@ struct ChunkPlannerTests {
     let cl100k = try! Tokenizer.named("cl100k_base")
 
     func plan(_ text: String, room: Int, overlap: Int = 0, estimate: TokenEstimate? = nil) throws -> ChunkPlan {
-        try ChunkPlanner(tokenizer: cl100k, estimate: estimate).plan(text, budget: PlanBudget(window: room, overlap: overlap))
+        try ChunkPlanner(tokenizer: cl100k, estimate: estimate).plan(text, budget: TokenBudget(window: room, overlap: overlap))
     }
 
     func slice(_ text: String, _ range: Range<Int>) -> String {
@@ -66,7 +66,7 @@ struct ChunkPlannerTests {
     }
 
     @Test func noRoomPrintsTheArithmetic() {
-        let budget = PlanBudget(window: 4096, requestOverhead: 22, instructions: 2000, schema: 119, reserve: 2000)
+        let budget = TokenBudget(window: 4096, requestOverhead: 22, instructions: 2000, schema: 119, reserve: 2000)
         #expect(throws: PlanError.noRoom(budget)) { try ChunkPlanner(tokenizer: cl100k).plan("text", budget: budget) }
         let message = PlanError.noRoom(budget).description
         #expect(message.contains("context window") && message.contains("4,096") && message.contains("-45"))

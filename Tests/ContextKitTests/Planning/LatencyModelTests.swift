@@ -13,7 +13,7 @@ struct LatencyModelTests {
     }
 
     @Test func planTime() throws {
-        let budget = PlanBudget(window: 1000, reserve: 100)
+        let budget = TokenBudget(window: 1000, reserve: 100)
         let chunks = (0..<3).map { Chunk(index: $0, bytes: 0..<1, characters: 0..<1, newTextStart: 0, tokens: 800, proxyTokens: 800, endLevel: nil) }
         let plan = try MapReducePlan(chunks: ChunkPlan(budget: budget, chunks: chunks, textBytes: 3, textCharacters: 3, textTokens: 2400, textProxyTokens: 2400), summaryTokens: 69)
         // 4 calls: cold + 3 warm first tokens, 4 × 69 × 5 characters at 345/s.

@@ -24,7 +24,7 @@ enum PlannerFuzzProperties {
         let room = 4 + Int(input[1]) * 4
         let overlap = input[2] & 3 == 0 ? Int(input[2] >> 2) % max(1, room / 2) : 0
         let bytes = Array(input.dropFirst(3))
-        let budget = PlanBudget(window: room, overlap: overlap)
+        let budget = TokenBudget(window: room, overlap: overlap)
         let plan: ChunkPlan
         do {
             plan = try bytes.withUnsafeBufferPointer { try planner.plan(utf8: $0, budget: budget) }

@@ -29,7 +29,7 @@ let apple = try catalog.profile(named: "apple-on-device")
 let local = ModelProfile(name: "local-1k", contextWindow: 1024, tokenizer: .encoding("cl100k_base"), defaultReserve: 200)
 print("ContextKit")
 for profile in [apple, local] {
-    let budget = PlanBudget(profile: profile, instructions: 40)
+    let budget = TokenBudget(profile: profile, instructions: 40)
     let plan = try ChunkPlanner(profile: profile).plan(text, budget: budget)
     let mark = profile.isEstimate ? "≈" : ""
     print("  \(profile.name): window \(profile.contextWindow), room for text \(mark)\(budget.room) tokens per call")

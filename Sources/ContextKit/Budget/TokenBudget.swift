@@ -7,18 +7,24 @@ import Render
 ///     room            = window − request overhead − instructions − schema − reserve
 ///     new text/chunk  = room − overlap
 ///
+/// One budget serves every question ContextKit answers about a window: a fit
+/// report (does this text fit, `FitReport`), a chunk plan (`ChunkPlanner`)
+/// and the summariser's calls, so they share one reserve rule
+/// (`defaultReserve(for:window:)`) and one way of pricing the instructions
+/// and schema (`RequestCost`), and print the same lines (`arithmetic`).
+///
 /// The request overhead is the profile's per-request cost plus its
 /// per-message cost for each message sent (the text, and the instructions
 /// when there are any). All figures are in the profile's tokens, so for a
 /// profile whose counts are estimated they are estimates too (`isEstimate`).
-public struct PlanBudget: Equatable, Sendable {
+public struct TokenBudget: Equatable, Sendable {
     /// The model's context window.
     public var window: Int
     /// The profile's fixed cost of the request: per request, plus per message sent.
     public var requestOverhead: Int
     /// The instructions (system prompt) sent with every request.
     public var instructions: Int
-    /// The output schema as the model sees it, framing included (`SchemaCost`).
+    /// The output schema as the model sees it, framing included (`RequestCost`).
     public var schema: Int
     /// Tokens kept free for the answer.
     public var reserve: Int
@@ -44,27 +50,43 @@ public struct PlanBudget: Equatable, Sendable {
     ///
     /// - Parameters:
     ///   - instructions: tokens of the instructions, 0 for none.
-    ///   - schema: tokens of the output schema as the model sees it (`SchemaCost`).
-    ///   - reserve: tokens kept for the answer; nil takes `defaultReserve(for:)`.
+    ///   - schema: tokens of the output schema as the model sees it (`RequestCost`).
+    ///   - reserve: tokens kept for the answer; nil takes `defaultReserve(for:window:)`.
     ///   - overlap: tokens each chunk repeats from the one before.
-    public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0) {
-        self.init(window: profile.contextWindow,
+    ///   - window: the window in effect when it is smaller than the profile's
+    ///     (a backend that reports its own); nil for the profile's.
+    public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil) {
+        let window = window ?? profile.contextWindow
+        self.init(window: window,
                   requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
                   instructions: instructions, schema: schema,
-                  reserve: reserve ?? Self.defaultReserve(for: profile),
+                  reserve: reserve ?? Self.defaultReserve(for: profile, window: window),
                   overlap: overlap, isEstimate: profile.isEstimate)
+    }
+
+    /// The budget of one request to `profile` carrying `cost`'s instructions
+    /// and schema; the other parameters are those of `init(profile:instructions:schema:reserve:overlap:window:)`.
+    public init(profile: ModelProfile, cost: RequestCost, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil) {
+        self.init(profile: profile, instructions: cost.instructions, schema: cost.schema, reserve: reserve, overlap: overlap, window: window)
     }
 
     /// The profile's own reserve when it has one; otherwise 512 tokens (about
     /// 1,900 characters of English answer, room for a summary), but never
-    /// more than a quarter of the window.
-    public static func defaultReserve(for profile: ModelProfile) -> Int {
-        profile.defaultReserve > 0 ? profile.defaultReserve : min(512, profile.contextWindow / 4)
+    /// more than a quarter of the window (`window`, else the profile's).
+    public static func defaultReserve(for profile: ModelProfile, window: Int? = nil) -> Int {
+        profile.defaultReserve > 0 ? profile.defaultReserve : min(512, (window ?? profile.contextWindow) / 4)
     }
+
+    /// Tokens every request carries besides its text and the reserve:
+    /// request overhead, instructions and schema.
+    public var fixed: Int { requestOverhead + instructions + schema }
 
     /// Tokens of text one request can carry, overlap included; negative when
     /// the other parts exceed the window (`validate()` throws then).
-    public var room: Int { window - requestOverhead - instructions - schema - reserve }
+    public var room: Int { window - fixed - reserve }
+
+    /// The room, never negative: the tokens of text that fit.
+    public var available: Int { max(0, room) }
 
     /// Tokens of text a chunk adds beyond the overlap it repeats.
     public var newTextPerChunk: Int { room - overlap }
