@@ -19,6 +19,17 @@ public final class Tokenizer: Sendable {
     public let preTokenizer: PreTokenizer
     /// Special tokens by their text, e.g. `<|endoftext|>` → 100257.
     public let specialTokens: [String: Int]
+    /// Where a text may be cut so that the tokens of the parts, encoded one by
+    /// one, are exactly the tokens of the whole (so counts add up and a big
+    /// text can be counted in parts, in parallel or streamed); nil when no
+    /// cut is proven for this tokenizer, whose texts are then encoded whole.
+    ///
+    /// Set by the loader from the pipeline it built: tiktoken's model over one
+    /// of the three OpenAI patterns has proven cuts (see `PieceBoundary`); a
+    /// tokenizer read from a GGUF or tokenizer.json file has none, because its
+    /// normalizers, SentencePiece prefix space and split steps read across
+    /// the pieces that `preTokenizer` names for information only.
+    public let pieceBoundary: PieceBoundary?
 
     let encoder: BytePairEncoder
     let model: Model
@@ -48,6 +59,7 @@ public final class Tokenizer: Sendable {
         self.vocabulary = vocabulary
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
+        self.pieceBoundary = PieceBoundary(preTokenizer)
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .tiktoken
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
@@ -63,6 +75,7 @@ public final class Tokenizer: Sendable {
         self.vocabulary = vocabulary
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
+        self.pieceBoundary = nil
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .openModel(pipeline)
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
@@ -95,6 +108,14 @@ public final class Tokenizer: Sendable {
     public convenience init(contentsOf url: URL, preTokenizer: PreTokenizer = .cl100k, specialTokens: [String: Int] = [:]) throws {
         let vocabulary = try TiktokenFile.load(contentsOf: url)
         try self.init(name: url.lastPathComponent, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+    }
+
+    /// `pieceBoundary` for texts encoded under `allowedSpecial`: nil as well
+    /// when special tokens are parsed and one of them holds a space or a line
+    /// feed, since a cut could then fall inside a special token's text.
+    public func pieceBoundary(allowedSpecial: SpecialTokenPolicy) -> PieceBoundary? {
+        let specialsMayStraddle = allowedSpecial != .plainText && specialTokens.keys.contains { $0.utf8.contains(0x20) || $0.utf8.contains(0x0A) }
+        return specialsMayStraddle ? nil : pieceBoundary
     }
 
     // MARK: Encoding

@@ -77,7 +77,7 @@ enum Counting {
             lastListed = i
         } : nil
 
-        let counter = StreamCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, threads: s.jobs, cuttable: s.cuttable)
+        let counter = StreamCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, threads: s.jobs)
         counter.run(inputs, progress: { bar.advance($0) }, visit: visit) { i, outcome in
             bar.setLabel(items[min(i + 1, items.count - 1)].display)
             rows[i] = finish(rows[i], item: items[i], outcome: outcome, settings: s, budget: budget)
@@ -163,9 +163,9 @@ enum Counting {
             if before + row.tokens > budget.available {
                 guard i < items.count, case .file(let path) = items[i].source else { return nil }
                 let locator = OverflowLocator(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate,
-                                              limit: budget.available - before, cuttable: s.cuttable)
+                                              limit: budget.available - before)
                 guard let source = try? FileByteSource(path: path) else { return nil }
-                let boundary = ParallelCounter(tokenizer: s.tokenizer, special: s.special, threads: 1, cuttable: s.cuttable).boundary
+                let boundary = s.tokenizer.pieceBoundary(allowedSpecial: s.special)
                 var reader = ChunkReader(source: source, boundary: boundary)
                 defer { reader.close() }
                 var progress = OverflowLocator.Progress()

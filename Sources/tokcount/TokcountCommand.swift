@@ -46,8 +46,6 @@ enum TokcountCommand {
         var profile: ModelProfile
         var tokenizer: Tokenizer
         var tokenizerName: String
-        /// Whether inputs may be cut at piece boundaries (see `TokenizerSpec.runsTiktokenModel`).
-        var cuttable: Bool
         var estimate: TokenEstimate?
         var reserve: Int
         var specialMode: String
@@ -103,7 +101,6 @@ enum TokcountCommand {
         if decode && args.has("json") { throw usage("--decode prints text; --json does not apply to it") }
         return Settings(
             paths: args.positionals, profile: profile, tokenizer: tokenizer, tokenizerName: tokenizer.name,
-            cuttable: tokenizerSpec.runsTiktokenModel,
             estimate: estimate, reserve: reserve, specialMode: specialMode, special: special,
             json: args.has("json"), ids: ids, pieces: pieces, decode: decode, check: args.has("check"),
             binary: args.has("binary"), respectGitIgnore: !args.has("no-ignore"),

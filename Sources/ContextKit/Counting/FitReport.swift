@@ -94,19 +94,17 @@ public struct FitReport: Equatable, Sendable {
     /// fit line and `ctxkit probe --where` both come from here.
     /// - Parameter estimate: when the profile's counts are estimated from a
     ///   proxy, how to scale `tokenizer`'s counts.
-    /// - Parameter cuttable: false for tokenizers that do not run tiktoken's
-    ///   model (see `TokenizerSpec.runsTiktokenModel`).
     /// - Parameter special: how special-token text is counted; plain text by default.
     /// - Throws: `TokenKitError.disallowedSpecialToken` when `special`
     ///   refuses special-token text found in `text`.
     public static func measure(utf8 text: UnsafeBufferPointer<UInt8>, tokenizer: Tokenizer, budget: TokenBudget,
-                               special: SpecialTokenPolicy = .plainText, estimate: TokenEstimate? = nil, cuttable: Bool = true) throws -> FitReport {
+                               special: SpecialTokenPolicy = .plainText, estimate: TokenEstimate? = nil) throws -> FitReport {
         let stats = TextStats(scanning: text)
-        let proxy = try ParallelCounter(tokenizer: tokenizer, special: special, cuttable: cuttable).count(utf8: text)
+        let proxy = try ParallelCounter(tokenizer: tokenizer, special: special).count(utf8: text)
         let tokens = estimate?.tokens(proxyTokens: proxy, cjkCharacters: stats.cjkCharacters) ?? proxy
         var report = FitReport(textTokens: tokens, budget: budget)
         if !report.fits {
-            report.firstTokenPast = try OverflowLocator(tokenizer: tokenizer, special: special, estimate: estimate, limit: budget.available, cuttable: cuttable)
+            report.firstTokenPast = try OverflowLocator(tokenizer: tokenizer, special: special, estimate: estimate, limit: budget.available)
                 .firstTokenPast(in: text, after: .init())
         }
         return report
@@ -123,15 +121,11 @@ package struct OverflowLocator: Sendable {
     /// Tokens of text that fit.
     package let limit: Int
 
-    /// Cuts at `PieceBoundary` unless `cuttable` is false.
-    package let cuttable: Bool
-
-    package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?, limit: Int, cuttable: Bool = true) {
+    package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?, limit: Int) {
         self.tokenizer = tokenizer
         self.special = special
         self.estimate = estimate
         self.limit = limit
-        self.cuttable = cuttable
     }
 
     /// Running totals of the text before a piece.
@@ -167,7 +161,7 @@ package struct OverflowLocator: Sendable {
     package func firstTokenPast(in text: UnsafeBufferPointer<UInt8>, advancing progress: inout Progress) throws -> OverflowPoint? {
         guard let base = text.baseAddress else { return nil }
         var start = 0
-        let boundary = ParallelCounter(tokenizer: tokenizer, special: special, threads: 1, cuttable: cuttable).boundary
+        let boundary = tokenizer.pieceBoundary(allowedSpecial: special)
         while start < text.count {
             var end = text.count
             if let boundary, text.count - start > 2 * Self.blockSize {

@@ -48,7 +48,7 @@ struct TokenIndex: Sendable {
         self.byteCount = text.count
         self.tokenizer = tokenizer
         self.estimate = estimate
-        self.boundary = PieceBoundary(tokenizer.preTokenizer)
+        self.boundary = tokenizer.pieceBoundary
         var ends: [UInt32] = []
         ends.reserveCapacity(text.count / 3 + 16)
         tokenizer.forEachToken(utf8: text, from: 0, to: text.count) { ends.append(UInt32(truncatingIfNeeded: $0.bytes.upperBound)) }
