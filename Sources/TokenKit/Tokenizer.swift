@@ -220,6 +220,41 @@ public final class Tokenizer: Sendable {
         }
     }
 
+    // MARK: Counting to a limit
+
+    /// How many tokens the UTF-8 bytes are under `allowedSpecial` if that is
+    /// at most `limit`, else nil (the bpe crate's `count_till_limit`): the
+    /// question "does this fit?" without counting the rest of a long text.
+    /// Tiktoken's model stops encoding at the first piece past the limit; a
+    /// model file's pipeline encodes the whole text.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does;
+    ///   special-token text after the place where encoding stops is not read.
+    public func count(utf8 bytes: UnsafeBufferPointer<UInt8>, limit: Int, allowedSpecial: SpecialTokenPolicy = .plainText) throws -> Int? {
+        guard limit >= 0 else { return nil }
+        var sink = LimitedCounter(limit: limit)
+        try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+        return sink.isFull ? nil : sink.count
+    }
+
+    /// The first token of the UTF-8 bytes (under `allowedSpecial`) for which
+    /// `isPast(n, token)` holds, where `n` counts the tokens so far, this one
+    /// included; with its `n`. Nil when no token passes. Encoding stops there,
+    /// as for `count(utf8:limit:allowedSpecial:)`. Where token N starts is
+    /// `firstToken(utf8:) { n, _ in n > N }`; a limit that grows with the
+    /// text (an estimate priced by character class) is a test on `token.bytes`.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does;
+    ///   special-token text after the place where encoding stops is not read.
+    public func firstToken(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .plainText,
+                           where isPast: (_ n: Int, _ token: Token) -> Bool) throws -> (n: Int, token: Token)? {
+        try withoutActuallyEscaping(isPast) { isPast in
+            var sink = FirstTokenFinder(isPast: isPast)
+            try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+            return sink.found
+        }
+    }
+
     // MARK: Decoding
 
     /// The bytes of a sequence of ids (special tokens decode to their text).
@@ -261,7 +296,7 @@ public final class Tokenizer: Sendable {
         }
         var start = 0
         var specials = 0
-        while let (token, range) = specialTokenMatcher.next(in: bytes, from: start) {
+        while !sink.isFull, let (token, range) = specialTokenMatcher.next(in: bytes, from: start) {
             guard allowedSpecial.allows(token) else {
                 throw TokenKitError.disallowedSpecialToken(token: token)
             }
@@ -287,14 +322,16 @@ public final class Tokenizer: Sendable {
         case .o200k: scan(O200kScanner.self, cursor, from, &sink)
         case .r50k: scan(R50kScanner.self, cursor, from, &sink)
         case .regex:
-            preTokenizer.forEachPiece(in: bytes, from: from, to: to) { a, b in encoder.encode(base, a, b, into: &sink) }
+            preTokenizer.forEachPiece(in: bytes, from: from, to: to) { a, b in
+                if !sink.isFull { encoder.encode(base, a, b, into: &sink) }
+            }
         }
     }
 
     @inline(__always)
     private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
         var i = from
-        while i < cursor.end {
+        while i < cursor.end && !sink.isFull {
             let e = S.pieceEnd(cursor, from: i)
             encoder.encode(cursor.base, i, e, into: &sink)
             i = e
@@ -337,6 +374,28 @@ public enum SpecialTokenPolicy: Equatable, Sendable {
 struct TokenCounter: TokenSink {
     var count = 0
     @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
+}
+
+/// Counts until the count passes `limit`.
+struct LimitedCounter: TokenSink {
+    let limit: Int
+    var count = 0
+    var isFull: Bool { count > limit }
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
+}
+
+/// Counts until `isPast` holds for a token, and keeps that token.
+struct FirstTokenFinder: TokenSink {
+    let isPast: (Int, Token) -> Bool
+    var count = 0
+    var found: (n: Int, token: Token)?
+    var isFull: Bool { found != nil }
+    mutating func token(_ id: UInt32, start: Int, end: Int) {
+        guard found == nil else { return }
+        count += 1
+        let token = Token(id: Int(id), bytes: start..<end)
+        if isPast(count, token) { found = (count, token) }
+    }
 }
 
 struct IDCollector: TokenSink {

@@ -164,18 +164,9 @@ enum Counting {
                 guard i < items.count, case .file(let path) = items[i].source else { return nil }
                 let locator = OverflowLocator(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate,
                                               limit: budget.available - before)
-                guard let source = try? FileByteSource(path: path) else { return nil }
-                let boundary = s.tokenizer.pieceBoundary(allowedSpecial: s.special)
-                var reader = ChunkReader(source: source, boundary: boundary)
-                defer { reader.close() }
-                var progress = OverflowLocator.Progress()
-                while let chunk = try? reader.next() {
-                    defer { chunk.release() }
-                    if let point = try? locator.firstTokenPast(in: chunk.text, advancing: &progress) {
-                        return (row.path, before + point.token, point)
-                    }
-                }
-                return nil
+                guard let source = try? FileByteSource(path: path),
+                      let point = try? locator.firstTokenPast(reading: source) else { return nil }
+                return (row.path, before + point.token, point)
             }
             before += row.tokens
         }

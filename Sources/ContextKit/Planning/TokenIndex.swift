@@ -180,6 +180,17 @@ struct TokenIndex: Sendable {
         return (measure(proxy: proxy, cjk: TextStats(scanning: slice).cjkCharacters), proxy)
     }
 
+    /// Whether `text[range]` sent on its own is at most `maxTokens` tokens,
+    /// counted exactly: read off the index when both ends are safe cuts,
+    /// else counted only as far as `maxTokens` (`Tokenizer.count(utf8:limit:allowedSpecial:)`).
+    func fits(_ range: Range<Int>, maxTokens: Int, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if range.isEmpty || isExactlyIndexed(range, text: text) { return exactTokens(in: range, text: text).tokens <= maxTokens }
+        let slice = UnsafeBufferPointer(rebasing: text[range])
+        let room = estimate.map { $0.proxyTokens(within: maxTokens, cjkCharacters: TextStats(scanning: slice).cjkCharacters) } ?? maxTokens
+        // Plain text has no special tokens to refuse, so the count cannot throw.
+        return (try? tokenizer.count(utf8: slice, limit: room)) != nil
+    }
+
     /// The furthest place `end` after `from` such that `text[from..<end]`,
     /// sent on its own, is at most `maxTokens` tokens — counted exactly — and
     /// `end` does not split a UTF-8 sequence; with that exact count. The

@@ -5,6 +5,14 @@
 @usableFromInline
 protocol TokenSink {
     mutating func token(_ id: UInt32, start: Int, end: Int)
+    /// Whether the sink needs no more tokens: tiktoken's model then stops
+    /// before its next piece (`Tokenizer.count(utf8:limit:allowedSpecial:)`).
+    var isFull: Bool { get }
+}
+
+extension TokenSink {
+    /// Sinks that see every token; a constant, so the check costs nothing.
+    @inline(__always) var isFull: Bool { false }
 }
 
 /// tiktoken's byte-pair merge: a piece's bytes are merged pairwise, always the
