@@ -19,6 +19,17 @@ public final class Tokenizer: Sendable {
     public let preTokenizer: PreTokenizer
     /// Special tokens by their text, e.g. `<|endoftext|>` → 100257.
     public let specialTokens: [String: Int]
+    /// Where a text may be cut so that the tokens of the parts, encoded one by
+    /// one, are exactly the tokens of the whole (so counts add up and a big
+    /// text can be counted in parts, in parallel or streamed); nil when no
+    /// cut is proven for this tokenizer, whose texts are then encoded whole.
+    ///
+    /// Set by the loader from the pipeline it built: tiktoken's model over one
+    /// of the three OpenAI patterns has proven cuts (see `PieceBoundary`); a
+    /// tokenizer read from a GGUF or tokenizer.json file has none, because its
+    /// normalizers, SentencePiece prefix space and split steps read across
+    /// the pieces that `preTokenizer` names for information only.
+    public let pieceBoundary: PieceBoundary?
 
     let encoder: BytePairEncoder
     let model: Model
@@ -48,6 +59,7 @@ public final class Tokenizer: Sendable {
         self.vocabulary = vocabulary
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
+        self.pieceBoundary = PieceBoundary(preTokenizer)
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .tiktoken
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
@@ -63,6 +75,7 @@ public final class Tokenizer: Sendable {
         self.vocabulary = vocabulary
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
+        self.pieceBoundary = nil
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .openModel(pipeline)
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
@@ -95,6 +108,14 @@ public final class Tokenizer: Sendable {
     public convenience init(contentsOf url: URL, preTokenizer: PreTokenizer = .cl100k, specialTokens: [String: Int] = [:]) throws {
         let vocabulary = try TiktokenFile.load(contentsOf: url)
         try self.init(name: url.lastPathComponent, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+    }
+
+    /// `pieceBoundary` for texts encoded under `allowedSpecial`: nil as well
+    /// when special tokens are parsed and one of them holds a space or a line
+    /// feed, since a cut could then fall inside a special token's text.
+    public func pieceBoundary(allowedSpecial: SpecialTokenPolicy) -> PieceBoundary? {
+        let specialsMayStraddle = allowedSpecial != .plainText && specialTokens.keys.contains { $0.utf8.contains(0x20) || $0.utf8.contains(0x0A) }
+        return specialsMayStraddle ? nil : pieceBoundary
     }
 
     // MARK: Encoding
@@ -199,6 +220,41 @@ public final class Tokenizer: Sendable {
         }
     }
 
+    // MARK: Counting to a limit
+
+    /// How many tokens the UTF-8 bytes are under `allowedSpecial` if that is
+    /// at most `limit`, else nil (the bpe crate's `count_till_limit`): the
+    /// question "does this fit?" without counting the rest of a long text.
+    /// Tiktoken's model stops encoding at the first piece past the limit; a
+    /// model file's pipeline encodes the whole text.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does;
+    ///   special-token text after the place where encoding stops is not read.
+    public func count(utf8 bytes: UnsafeBufferPointer<UInt8>, limit: Int, allowedSpecial: SpecialTokenPolicy = .plainText) throws -> Int? {
+        guard limit >= 0 else { return nil }
+        var sink = LimitedCounter(limit: limit)
+        try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+        return sink.isFull ? nil : sink.count
+    }
+
+    /// The first token of the UTF-8 bytes (under `allowedSpecial`) for which
+    /// `isPast(n, token)` holds, where `n` counts the tokens so far, this one
+    /// included; with its `n`. Nil when no token passes. Encoding stops there,
+    /// as for `count(utf8:limit:allowedSpecial:)`. Where token N starts is
+    /// `firstToken(utf8:) { n, _ in n > N }`; a limit that grows with the
+    /// text (an estimate priced by character class) is a test on `token.bytes`.
+    ///
+    /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does;
+    ///   special-token text after the place where encoding stops is not read.
+    public func firstToken(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .plainText,
+                           where isPast: (_ n: Int, _ token: Token) -> Bool) throws -> (n: Int, token: Token)? {
+        try withoutActuallyEscaping(isPast) { isPast in
+            var sink = FirstTokenFinder(isPast: isPast)
+            try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+            return sink.found
+        }
+    }
+
     // MARK: Decoding
 
     /// The bytes of a sequence of ids (special tokens decode to their text).
@@ -240,7 +296,7 @@ public final class Tokenizer: Sendable {
         }
         var start = 0
         var specials = 0
-        while let (token, range) = specialTokenMatcher.next(in: bytes, from: start) {
+        while !sink.isFull, let (token, range) = specialTokenMatcher.next(in: bytes, from: start) {
             guard allowedSpecial.allows(token) else {
                 throw TokenKitError.disallowedSpecialToken(token: token)
             }
@@ -266,14 +322,16 @@ public final class Tokenizer: Sendable {
         case .o200k: scan(O200kScanner.self, cursor, from, &sink)
         case .r50k: scan(R50kScanner.self, cursor, from, &sink)
         case .regex:
-            preTokenizer.forEachPiece(in: bytes, from: from, to: to) { a, b in encoder.encode(base, a, b, into: &sink) }
+            preTokenizer.forEachPiece(in: bytes, from: from, to: to) { a, b in
+                if !sink.isFull { encoder.encode(base, a, b, into: &sink) }
+            }
         }
     }
 
     @inline(__always)
     private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
         var i = from
-        while i < cursor.end {
+        while i < cursor.end && !sink.isFull {
             let e = S.pieceEnd(cursor, from: i)
             encoder.encode(cursor.base, i, e, into: &sink)
             i = e
@@ -316,6 +374,28 @@ public enum SpecialTokenPolicy: Equatable, Sendable {
 struct TokenCounter: TokenSink {
     var count = 0
     @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
+}
+
+/// Counts until the count passes `limit`.
+struct LimitedCounter: TokenSink {
+    let limit: Int
+    var count = 0
+    var isFull: Bool { count > limit }
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
+}
+
+/// Counts until `isPast` holds for a token, and keeps that token.
+struct FirstTokenFinder: TokenSink {
+    let isPast: (Int, Token) -> Bool
+    var count = 0
+    var found: (n: Int, token: Token)?
+    var isFull: Bool { found != nil }
+    mutating func token(_ id: UInt32, start: Int, end: Int) {
+        guard found == nil else { return }
+        count += 1
+        let token = Token(id: Int(id), bytes: start..<end)
+        if isPast(count, token) { found = (count, token) }
+    }
 }
 
 struct IDCollector: TokenSink {

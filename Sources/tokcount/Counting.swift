@@ -78,7 +78,7 @@ enum Counting {
             lastListed = i
         } : nil
 
-        let counter = StreamCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, threads: s.jobs, cuttable: s.cuttable)
+        let counter = StreamCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, threads: s.jobs)
         counter.run(inputs, progress: { bar.advance($0) }, visit: visit) { i, outcome in
             bar.setLabel(items[min(i + 1, items.count - 1)].display)
             rows[i] = finish(rows[i], item: items[i], outcome: outcome, settings: s, budget: budget)
@@ -164,19 +164,10 @@ enum Counting {
             if before + row.tokens > budget.available {
                 guard i < items.count, case .file(let path) = items[i].source else { return nil }
                 let locator = OverflowLocator(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate,
-                                              limit: budget.available - before, cuttable: s.cuttable)
-                guard let source = try? FileByteSource(path: path) else { return nil }
-                let boundary = ParallelCounter(tokenizer: s.tokenizer, special: s.special, threads: 1, cuttable: s.cuttable).boundary
-                var reader = ChunkReader(source: source, boundary: boundary)
-                defer { reader.close() }
-                var progress = OverflowLocator.Progress()
-                while let chunk = try? reader.next() {
-                    defer { chunk.release() }
-                    if let point = try? locator.firstTokenPast(in: chunk.text, advancing: &progress) {
-                        return (row.path, before + point.token, point)
-                    }
-                }
-                return nil
+                                              limit: budget.available - before)
+                guard let source = try? FileByteSource(path: path),
+                      let point = try? locator.firstTokenPast(reading: source) else { return nil }
+                return (row.path, before + point.token, point)
             }
             before += row.tokens
         }

@@ -80,8 +80,6 @@ enum TokcountCommand {
         var profile: ModelProfile
         var tokenizer: Tokenizer
         var tokenizerName: String
-        /// Whether inputs may be cut at piece boundaries (see `TokenizerSpec.runsTiktokenModel`).
-        var cuttable: Bool
         var estimate: TokenEstimate?
         var reserve: Int
         var specialMode: String
@@ -137,7 +135,6 @@ enum TokcountCommand {
         if decode && options.json { throw usage("--decode prints text; --json does not apply to it") }
         return Settings(
             paths: options.positionals, profile: profile, tokenizer: tokenizer, tokenizerName: tokenizer.name,
-            cuttable: tokenizerSpec.runsTiktokenModel,
             estimate: estimate, reserve: reserve, specialMode: specialMode, special: special,
             json: options.json, ids: ids, pieces: pieces, decode: decode, check: options.check,
             binary: options.binary, respectGitIgnore: !options.noIgnore,

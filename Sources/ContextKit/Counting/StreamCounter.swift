@@ -32,15 +32,16 @@ package final class StreamCounter {
     package let blockSize: Int
     private let boundary: PieceBoundary?
 
-    /// - Parameter cuttable: as for `ParallelCounter`: false counts each input whole.
+    /// Inputs are cut where `tokenizer.pieceBoundary(allowedSpecial: special)`
+    /// allows, and read whole when it is nil.
     package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20, cuttable: Bool = true) {
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20) {
         self.tokenizer = tokenizer
         self.special = special
         self.estimate = estimate
         self.threads = max(1, threads)
         self.blockSize = blockSize
-        self.boundary = ParallelCounter(tokenizer: tokenizer, special: special, threads: 1, cuttable: cuttable).boundary
+        self.boundary = tokenizer.pieceBoundary(allowedSpecial: special)
     }
 
     /// One input to count.
@@ -95,7 +96,7 @@ package final class StreamCounter {
                 let result = try chunk.result!.get()
                 try visit?(i, chunk.chunk!.text, state.count.stats.bytes)
                 if let limit = inputs[i].limit, state.count.firstTokenPast == nil {
-                    let locator = OverflowLocator(tokenizer: tokenizer, special: special, estimate: estimate, limit: limit, cuttable: boundary != nil)
+                    let locator = OverflowLocator(tokenizer: tokenizer, special: special, estimate: estimate, limit: limit)
                     let after = state.count.proxyTokens + result.tokens
                     let cjk = state.count.stats.cjkCharacters + result.stats.cjkCharacters
                     if locator.measured(after, cjk) > limit {

@@ -272,7 +272,7 @@ public struct ChunkPlanner: Sendable {
                 if hi < cut - 1 { hi = cut - 1; continue }
                 break
             }
-            if index.exactTokens(in: boundary.offset..<cut, text: text).tokens <= overlap { return boundary.offset }
+            if index.fits(boundary.offset..<cut, maxTokens: overlap, text: text) { return boundary.offset }
             lo = boundary.offset + 1
             if lo > hi { hi = cut - 1 }
         }

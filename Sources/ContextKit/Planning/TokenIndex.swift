@@ -48,7 +48,7 @@ struct TokenIndex: Sendable {
         self.byteCount = text.count
         self.tokenizer = tokenizer
         self.estimate = estimate
-        self.boundary = PieceBoundary(tokenizer.preTokenizer)
+        self.boundary = tokenizer.pieceBoundary
         var ends: [UInt32] = []
         ends.reserveCapacity(text.count / 3 + 16)
         tokenizer.forEachToken(utf8: text, from: 0, to: text.count) { ends.append(UInt32(truncatingIfNeeded: $0.bytes.upperBound)) }
@@ -178,6 +178,17 @@ struct TokenIndex: Sendable {
         let proxy = tokenizer.count(utf8: slice)
         guard estimate != nil else { return (proxy, proxy) }
         return (measure(proxy: proxy, cjk: TextStats(scanning: slice).cjkCharacters), proxy)
+    }
+
+    /// Whether `text[range]` sent on its own is at most `maxTokens` tokens,
+    /// counted exactly: read off the index when both ends are safe cuts,
+    /// else counted only as far as `maxTokens` (`Tokenizer.count(utf8:limit:allowedSpecial:)`).
+    func fits(_ range: Range<Int>, maxTokens: Int, text: UnsafeBufferPointer<UInt8>) -> Bool {
+        if range.isEmpty || isExactlyIndexed(range, text: text) { return exactTokens(in: range, text: text).tokens <= maxTokens }
+        let slice = UnsafeBufferPointer(rebasing: text[range])
+        let room = estimate.map { $0.proxyTokens(within: maxTokens, cjkCharacters: TextStats(scanning: slice).cjkCharacters) } ?? maxTokens
+        // Plain text has no special tokens to refuse, so the count cannot throw.
+        return (try? tokenizer.count(utf8: slice, limit: room)) != nil
     }
 
     /// The furthest place `end` after `from` such that `text[from..<end]`,

@@ -136,6 +136,20 @@ public struct TokenEstimate: Equatable, Sendable, Codable {
         return Int((factor * rest + tokensPerCJKCharacter * cjk).rounded())
     }
 
+    /// The most proxy tokens a text holding `cjkCharacters` CJK characters
+    /// may count for its estimate to stay within `limit`, or -1 when even no
+    /// token is over it: the limit to give `Tokenizer.count(utf8:limit:allowedSpecial:)`.
+    /// The estimate grows with the proxy count, so a binary search finds it.
+    package func proxyTokens(within limit: Int, cjkCharacters: Int) -> Int {
+        guard tokens(proxyTokens: 0, cjkCharacters: cjkCharacters) <= limit else { return -1 }
+        var low = 0, high = 1 << 40   // more tokens than any text holds
+        while low < high {
+            let mid = (low + high + 1) >> 1
+            if tokens(proxyTokens: mid, cjkCharacters: cjkCharacters) <= limit { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
     /// The error bar that applies to a text, weighted by how much of it is CJK.
     public func errorBar(characters: Int, cjkCharacters: Int) -> Double {
         guard characters > 0 else { return errorBar }

@@ -45,21 +45,6 @@ public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible
         }
     }
 
-    /// Whether the tokenizer runs tiktoken's model (pre-tokenizer pieces, then
-    /// byte-pair merges inside each piece), so that `PieceBoundary` cuts keep
-    /// counts exact. Built-in encodings and `.tiktoken` files do; GGUF and
-    /// tokenizer.json files run their own pipeline (normalizers, a SentencePiece
-    /// prefix space) and are counted whole.
-    public var runsTiktokenModel: Bool {
-        guard case .file(let path) = self else { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = handle.readData(ofLength: 4096)
-        if head.starts(with: Array("GGUF".utf8)) { return false }
-        let firstVisible = head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        return firstVisible != UInt8(ascii: "{")
-    }
-
     private enum CodingKeys: String, CodingKey { case encoding, file }
 
     /// Reads `{"encoding": NAME}` or `{"file": PATH}`.

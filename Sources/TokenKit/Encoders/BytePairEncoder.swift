@@ -5,6 +5,14 @@
 @usableFromInline
 protocol TokenSink {
     mutating func token(_ id: UInt32, start: Int, end: Int)
+    /// Whether the sink needs no more tokens: tiktoken's model then stops
+    /// before its next piece (`Tokenizer.count(utf8:limit:allowedSpecial:)`).
+    var isFull: Bool { get }
+}
+
+extension TokenSink {
+    /// Sinks that see every token; a constant, so the check costs nothing.
+    @inline(__always) var isFull: Bool { false }
 }
 
 /// tiktoken's byte-pair merge: a piece's bytes are merged pairwise, always the
@@ -14,9 +22,9 @@ protocol TokenSink {
 /// A piece that is a token is that token (tiktoken's shortcut). Otherwise,
 /// when the vocabulary has `MergeTables`, pieces longer than a few bytes go
 /// to `BacktrackingEncoder` (linear time, same result, proven there). The
-/// rest use tiktoken's own array scan (fastest for a short word), or, for
-/// vocabularies without the tables, a heap of candidate pairs over a linked
-/// list of parts for long pieces: the same merge order in O(n log n).
+/// rest use `PairMerge` with tiktoken's rule (`TokenRank`): its scan (fastest
+/// for a short word), or, for vocabularies without the tables, its heap for
+/// long pieces: the same merge order in O(n log n).
 @usableFromInline
 struct BytePairEncoder: Sendable {
     @usableFromInline let vocabulary: Vocabulary
@@ -59,75 +67,29 @@ struct BytePairEncoder: Sendable {
     }
 
     func mergeByScan<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * (n + 1)) { scratch in
-            let starts = scratch.baseAddress!          // starts[0...parts]
-            let ranks = starts + (n + 1)               // ranks[i]: rank of parts i and i+1 merged
-            let none = UInt32.max
-            @inline(__always) func rank(_ a: Int, _ b: Int) -> UInt32 {
-                vocabulary.rawID(of: p + a, count: b &- a)
-            }
-            for i in 0...n { starts[i] = UInt32(i) }
-            var parts = n
-            for i in 0..<(n - 1) { ranks[i] = rank(i, i &+ 2) }
-            ranks[n - 1] = none
-            while parts > 1 {
-                var best = none, at = 0
-                for i in 0..<(parts &- 1) where ranks[i] < best { best = ranks[i]; at = i }
-                if best == none { break }
-                // Merge parts `at` and `at + 1`: drop the boundary between them.
-                for i in (at &+ 1)..<parts { starts[i] = starts[i &+ 1] }
-                for i in (at &+ 1)..<(parts &- 1) { ranks[i] = ranks[i &+ 1] }
-                parts &-= 1
-                ranks[at] = at &+ 1 < parts ? rank(Int(starts[at]), Int(starts[at &+ 2])) : none
-                if at > 0 { ranks[at &- 1] = rank(Int(starts[at &- 1]), Int(starts[at &+ 1])) }
-                ranks[parts &- 1] = none
-            }
-            for i in 0..<parts {
-                let a = Int(starts[i]), b = Int(starts[i &+ 1])
-                sink.token(vocabulary.id(of: p + a, count: b &- a)!, start: offset &+ a, end: offset &+ b)
-            }
-        }
+        merge(p, n, offset: offset, into: &sink) { PairMerge.scan(TokenRank(vocabulary: vocabulary, bytes: p), ids: $0, starts: $1, count: n) }
     }
 
     func mergeByHeap<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink) {
-        // Parts are named by their first byte; next/previous link the live ones.
-        var next = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i + 1) }; c = n }
-        var previous = [Int32](unsafeUninitializedCapacity: n) { b, c in for i in 0..<n { b[i] = Int32(i - 1) }; c = n }
-        var pairRank = [UInt32](repeating: .max, count: n)   // rank of part i merged with its successor
-        var heap = MergeHeap<RankedMerge>(capacity: n)
-        @inline(__always) func rankOfPair(_ i: Int) -> UInt32 {
-            let j = Int(next[i])
-            guard j < n else { return .max }
-            let k = Int(next[j])
-            return vocabulary.id(of: p + i, count: k &- i) ?? .max
-        }
-        for i in 0..<(n - 1) {
-            pairRank[i] = rankOfPair(i)
-            if pairRank[i] != .max { heap.push(RankedMerge(rank: pairRank[i], position: i)) }
-        }
-        while let merge = heap.pop() {
-            let (rank, i) = (merge.rank, merge.position)
-            // Entries go stale when a neighbour merges; the current rank decides.
-            guard pairRank[i] == rank, previous[i] != -2 else { continue }
-            let j = Int(next[i])
-            let k = Int(next[j])
-            next[i] = Int32(k)
-            if k < n { previous[k] = Int32(i) }
-            previous[j] = -2
-            pairRank[j] = .max
-            pairRank[i] = rankOfPair(i)
-            if pairRank[i] != .max { heap.push(RankedMerge(rank: pairRank[i], position: i)) }
-            let h = Int(previous[i])
-            if h >= 0 {
-                pairRank[h] = rankOfPair(h)
-                if pairRank[h] != .max { heap.push(RankedMerge(rank: pairRank[h], position: h)) }
+        merge(p, n, offset: offset, into: &sink) { PairMerge.heap(TokenRank(vocabulary: vocabulary, bytes: p), ids: $0, starts: $1, count: n) }
+    }
+
+    /// One symbol per byte, merged by `loop`, then given to `sink`.
+    @inline(__always)
+    private func merge<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink,
+                                        _ loop: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * n + 1) { scratch in
+            let ids = scratch.baseAddress!
+            let starts = ids + n          // n + 1 entries
+            for i in 0..<n {
+                ids[i] = vocabulary.rawID(of: p + i, count: 1)
+                starts[i] = UInt32(i)
             }
-        }
-        var i = 0
-        while i < n {
-            let j = Int(next[i])
-            sink.token(vocabulary.id(of: p + i, count: j &- i)!, start: offset &+ i, end: offset &+ j)
-            i = j
+            starts[n] = UInt32(n)
+            let parts = loop(ids, starts)
+            for i in 0..<parts {
+                sink.token(ids[i], start: offset &+ Int(starts[i]), end: offset &+ Int(starts[i &+ 1]))
+            }
         }
     }
 }

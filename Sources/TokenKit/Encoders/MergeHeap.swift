@@ -1,8 +1,6 @@
 /// A binary min-heap of candidate merges ordered by their `key`: lowest first.
 ///
-/// The three heap-based merges use it: `BytePairEncoder` (tiktoken
-/// vocabularies without merge tables) and `MergeListEncoder` (merge-list
-/// models) with `RankedMerge`, `SentencePieceEncoder` with its `Bigram`.
+/// `PairMerge.heap` keeps its candidates here, as `RankedMerge`s.
 /// Entries are never updated in place; callers skip the stale ones they pop.
 struct MergeHeap<Candidate: MergeCandidate> {
     private var entries: [Candidate] = []

@@ -79,7 +79,8 @@ struct MergeListEncoder: Sendable {
             let ids = scratch.baseAddress!
             let starts = ids + n          // n + 1 entries: symbol i covers starts[i]..<starts[i + 1]
             let m = makeSymbols(base + start, n, ids, starts)
-            let parts = m <= Self.scanLimit ? mergeByScan(ids, starts, m) : mergeByHeap(ids, starts, m)
+            let rule = ListedPairs(pairs: pairs)
+            let parts = m <= Self.scanLimit ? PairMerge.scan(rule, ids: ids, starts: starts, count: m) : PairMerge.heap(rule, ids: ids, starts: starts, count: m)
             for i in 0..<parts where ids[i] != .max {
                 sink.token(ids[i], start: start &+ Int(starts[i]), end: start &+ Int(starts[i &+ 1]))
             }
@@ -128,85 +129,15 @@ struct MergeListEncoder: Sendable {
         if lead < 0xF0 { return 3 }
         return 4
     }
+}
 
-    /// The merge of two adjacent symbols, packed `rank << 32 | merged id`, or `.max`.
+/// A merge list's rule: a pair merges only if it is listed, earliest first.
+struct ListedPairs: MergeRule {
+    let pairs: PairTable
+
     @inline(__always)
-    private func merge(_ a: UInt32, _ b: UInt32) -> UInt64 {
-        a == .max || b == .max ? .max : pairs.lookup(a, b)
-    }
-
-    /// Few symbols: find the best pair by scanning, merge, repeat.
-    private func mergeByScan(_ ids: UnsafeMutablePointer<UInt32>, _ starts: UnsafeMutablePointer<UInt32>, _ count: Int) -> Int {
-        var m = count
-        guard m > 1 else { return m }
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: m) { buffer in
-            let merges = buffer.baseAddress!      // merges[i]: symbols i and i + 1
-            for i in 0..<(m &- 1) { merges[i] = merge(ids[i], ids[i &+ 1]) }
-            merges[m &- 1] = .max
-            while m > 1 {
-                var best = UInt64.max, at = 0
-                for i in 0..<(m &- 1) where merges[i] < best { best = merges[i]; at = i }
-                if best == .max { break }
-                ids[at] = UInt32(truncatingIfNeeded: best)
-                for i in (at &+ 1)..<m { starts[i] = starts[i &+ 1] }
-                for i in (at &+ 1)..<m where i &+ 1 < m {
-                    ids[i] = ids[i &+ 1]
-                    merges[i] = merges[i &+ 1]
-                }
-                m &-= 1
-                merges[at] = at &+ 1 < m ? merge(ids[at], ids[at &+ 1]) : .max
-                if at > 0 { merges[at &- 1] = merge(ids[at &- 1], ids[at]) }
-                merges[m &- 1] = .max
-            }
-            return m
-        }
-    }
-
-    /// Many symbols (a long run without a split): a heap of candidate merges over
-    /// a linked list, the same order as the scan in O(n log n).
-    private func mergeByHeap(_ ids: UnsafeMutablePointer<UInt32>, _ starts: UnsafeMutablePointer<UInt32>, _ m: Int) -> Int {
-        var next = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i + 1) }; c = m }
-        var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i - 1) }; c = m }
-        var pending = [UInt64](repeating: .max, count: m)    // merge of symbol i with its successor
-        var heap = MergeHeap<RankedMerge>()
-        @inline(__always) func candidate(_ i: Int) -> UInt64 {
-            let j = Int(next[i])
-            return j < m ? merge(ids[i], ids[j]) : .max
-        }
-        for i in 0..<(m - 1) {
-            pending[i] = candidate(i)
-            if pending[i] != .max { heap.push(RankedMerge(rank: UInt32(pending[i] >> 32), position: i)) }
-        }
-        while let merge = heap.pop() {
-            let (rank, i) = (merge.rank, merge.position)
-            guard previous[i] != -2, pending[i] != .max, UInt32(pending[i] >> 32) == rank else { continue }
-            let j = Int(next[i])
-            ids[i] = UInt32(truncatingIfNeeded: pending[i])
-            let k = Int(next[j])
-            next[i] = Int32(k)
-            if k < m { previous[k] = Int32(i) }
-            previous[j] = -2
-            pending[j] = .max
-            pending[i] = candidate(i)
-            if pending[i] != .max { heap.push(RankedMerge(rank: UInt32(pending[i] >> 32), position: i)) }
-            let h = Int(previous[i])
-            if h >= 0 {
-                pending[h] = candidate(h)
-                if pending[h] != .max { heap.push(RankedMerge(rank: UInt32(pending[h] >> 32), position: h)) }
-            }
-        }
-        // Compact the live symbols to the front, keeping each one's start.
-        var parts = 0
-        var i = 0
-        let end = starts[m]
-        while i < m {
-            ids[parts] = ids[i]
-            starts[parts] = starts[i]
-            parts += 1
-            i = Int(next[i])
-        }
-        starts[parts] = end
-        return parts
+    func merge(_ left: UInt32, _ right: UInt32, _ a: Int, _ c: Int) -> UInt64 {
+        left == .max || right == .max ? .max : pairs.lookup(left, right)
     }
 }
 

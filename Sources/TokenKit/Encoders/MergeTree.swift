@@ -141,11 +141,11 @@ struct MergeTree: @unchecked Sendable {
         let shape = Shape(idCount: idCount, pairCapacity: capacity)
         let arena = TableArena(size: layout(shape).size)
         let tree = MergeTree(shape: shape, arena: arena)
-        var scratch = [Int](repeating: 0, count: 2 * 130)
+        var scratch = [UInt32](repeating: 0, count: 2 * 130)
         for id in 0..<idCount {
             let (p, n) = vocabulary.rawBytes(of: id)
             guard n >= 2 else { tree.splits[id] = Self.none; continue }
-            if scratch.count < 2 * (n + 1) { scratch = [Int](repeating: 0, count: 2 * (n + 1)) }
+            if scratch.count < 2 * n + 1 { scratch = [UInt32](repeating: 0, count: 2 * n + 1) }
             guard let (left, right) = lastMerge(p, n, vocabulary, &scratch),
                   left < UInt32(id), right < UInt32(id) else { return nil }
             tree.splits[id] = UInt64(left) | UInt64(right) << 32
@@ -161,32 +161,29 @@ struct MergeTree: @unchecked Sendable {
 
     /// tiktoken's merge of `p[0..<n]` with the whole span left out: the two
     /// parts it ends with, or nil if it does not end with exactly two.
-    private static func lastMerge(_ p: UnsafePointer<UInt8>, _ n: Int, _ vocabulary: Vocabulary, _ scratch: inout [Int]) -> (UInt32, UInt32)? {
+    private static func lastMerge(_ p: UnsafePointer<UInt8>, _ n: Int, _ vocabulary: Vocabulary, _ scratch: inout [UInt32]) -> (UInt32, UInt32)? {
         scratch.withUnsafeMutableBufferPointer { buffer -> (UInt32, UInt32)? in
-            let starts = buffer.baseAddress!
-            let ranks = starts + (n + 1)
-            func rank(_ a: Int, _ b: Int) -> Int {
-                if a == 0 && b == n { return Int.max }
-                let id = vocabulary.rawID(of: p + a, count: b - a)
-                return id == .max ? Int.max : Int(id)
+            let ids = buffer.baseAddress!
+            let starts = ids + n
+            for i in 0..<n {
+                ids[i] = vocabulary.rawID(of: p + i, count: 1)
+                starts[i] = UInt32(i)
             }
-            for i in 0...n { starts[i] = i }
-            var parts = n
-            for i in 0..<(n - 1) { ranks[i] = rank(i, i + 2) }
-            while parts > 1 {
-                var best = Int.max, at = 0
-                for i in 0..<(parts - 1) where ranks[i] < best { best = ranks[i]; at = i }
-                if best == Int.max { break }
-                for i in (at + 1)..<parts { starts[i] = starts[i + 1] }
-                for i in (at + 1)..<(parts - 1) { ranks[i] = ranks[i + 1] }
-                parts -= 1
-                ranks[at] = at + 1 < parts ? rank(starts[at], starts[at + 2]) : Int.max
-                if at > 0 { ranks[at - 1] = rank(starts[at - 1], starts[at + 1]) }
-            }
-            guard parts == 2 else { return nil }
-            let left = vocabulary.rawID(of: p, count: starts[1])
-            let right = vocabulary.rawID(of: p + starts[1], count: n - starts[1])
-            return (left, right)
+            starts[n] = UInt32(n)
+            let rule = WholeSpanLeftOut(rank: TokenRank(vocabulary: vocabulary, bytes: p), end: n)
+            guard PairMerge.scan(rule, ids: ids, starts: starts, count: n) == 2 else { return nil }
+            return (ids[0], ids[1])
         }
+    }
+}
+
+/// tiktoken's rule, except that the whole span never merges: how the token
+/// of those bytes is built from two others.
+private struct WholeSpanLeftOut: MergeRule {
+    let rank: TokenRank
+    let end: Int
+
+    func merge(_ left: UInt32, _ right: UInt32, _ a: Int, _ c: Int) -> UInt64 {
+        a == 0 && c == end ? .max : rank.merge(left, right, a, c)
     }
 }

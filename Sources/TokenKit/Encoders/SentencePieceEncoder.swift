@@ -88,109 +88,47 @@ struct SentencePieceEncoder: Sendable {
         }
     }
 
-    /// Score order as an unsigned key: higher scores give smaller keys.
-    @inline(__always)
-    private func key(_ score: Float) -> UInt32 {
-        let bits = score.bitPattern
-        let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
-        return ~ascending
-    }
-
     private func encodePart<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
-        let done = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.scanLimit + 1) { buffer -> Bool in
-            let starts = buffer.baseAddress!
+        let n = end &- start
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * n + 1) { scratch in
+            // Symbols are UTF-8 characters; the rule reads their bytes, not their ids.
+            let ids = scratch.baseAddress!
+            let starts = ids + n
             var m = 0
-            var i = start
-            while i < end {
-                guard m < Self.scanLimit else { return false }
-                starts[m] = Int32(i)
-                m += 1
-                i += min(MergeListEncoder.utf8Length(base[i]), end - i)
+            var i = 0
+            while i < n {
+                ids[m] = 0
+                starts[m] = UInt32(i)
+                m &+= 1
+                i &+= min(MergeListEncoder.utf8Length(base[start &+ i]), n &- i)
             }
-            starts[m] = Int32(end)
-            mergeByScan(base, starts, m, into: &sink)
-            return true
-        }
-        if !done { mergeByHeap(base, start, end, into: &sink) }
-    }
-
-    /// Few characters: find the best pair by scanning, merge, repeat.
-    private func mergeByScan<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ starts: UnsafeMutablePointer<Int32>, _ count: Int, into sink: inout Sink) {
-        var m = count
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: max(m, 1)) { buffer in
-            let keys = buffer.baseAddress!      // keys[i]: merging symbols i and i + 1
-            @inline(__always) func candidate(_ i: Int) -> UInt32 {
-                guard i &+ 1 < m else { return .max }
-                let a = Int(starts[i])
-                guard let id = pieces.id(of: base + a, count: Int(starts[i &+ 2]) &- a) else { return .max }
-                return key(scores[Int(id)])
-            }
-            for i in 0..<m { keys[i] = candidate(i) }
-            while m > 1 {
-                var best = UInt32.max, at = -1
-                for i in 0..<(m &- 1) where keys[i] < best { best = keys[i]; at = i }
-                if at < 0 { break }
-                for i in (at &+ 1)..<m { starts[i] = starts[i &+ 1] }
-                for i in (at &+ 1)..<(m &- 1) { keys[i] = keys[i &+ 1] }
-                m &-= 1
-                keys[at] = candidate(at)
-                if at > 0 { keys[at &- 1] = candidate(at &- 1) }
-            }
-        }
-        for i in 0..<m { emit(base, Int(starts[i]), Int(starts[i &+ 1]), into: &sink) }
-    }
-
-    /// Many characters: a heap of candidate merges over a linked list.
-    private func mergeByHeap<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
-        // Symbols are UTF-8 characters, kept as a linked list over their start offsets.
-        var starts: [Int32] = []
-        var i = start
-        while i < end {
-            starts.append(Int32(i))
-            i += min(MergeListEncoder.utf8Length(base[i]), end - i)
-        }
-        let m = starts.count
-        if m == 1 { emit(base, start, end, into: &sink); return }
-        var lengths = [Int32](repeating: 0, count: m)
-        for s in 0..<m { lengths[s] = (s + 1 < m ? starts[s + 1] : Int32(end)) - starts[s] }
-        var next = [Int32](unsafeUninitializedCapacity: m) { b, c in for s in 0..<m { b[s] = Int32(s + 1) }; c = m }
-        var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in for s in 0..<m { b[s] = Int32(s - 1) }; c = m }
-        var heap = MergeHeap<Bigram>()
-        func consider(_ left: Int) {
-            guard left >= 0 else { return }
-            let right = Int(next[left])
-            guard right < m else { return }
-            let size = lengths[left] + lengths[right]
-            guard let id = pieces.id(of: base + Int(starts[left]), count: Int(size)) else { return }
-            heap.push(Bigram(key: UInt64(key(scores[Int(id)])) << 32 | UInt64(left), right: Int32(right), size: size))
-        }
-        for s in 0..<(m - 1) { consider(s) }
-        while let bigram = heap.pop() {
-            let left = Int(bigram.key & 0xFFFF_FFFF)
-            let right = Int(bigram.right)
-            // Stale if either side has merged since: its length changed or it is gone.
-            guard lengths[left] > 0, lengths[right] > 0, next[left] == bigram.right,
-                  lengths[left] + lengths[right] == bigram.size else { continue }
-            lengths[left] = bigram.size
-            lengths[right] = 0
-            next[left] = next[right]
-            if Int(next[right]) < m { previous[Int(next[right])] = Int32(left) }
-            consider(Int(previous[left]))
-            consider(left)
-        }
-        var s = 0
-        while s < m {
-            let a = Int(starts[s])
-            emit(base, a, a + Int(lengths[s]), into: &sink)
-            s = Int(next[s])
+            starts[m] = UInt32(n)
+            let rule = PieceScores(pieces: pieces, scores: scores, bytes: base + start)
+            let parts = m <= Self.scanLimit ? PairMerge.scan(rule, ids: ids, starts: starts, count: m) : PairMerge.heap(rule, ids: ids, starts: starts, count: m)
+            for k in 0..<parts { emit(base, start &+ Int(starts[k]), start &+ Int(starts[k &+ 1]), into: &sink) }
         }
     }
 }
 
-/// A candidate merge: `key` packs the score order and the left symbol, so the
-/// heap pops the best score first and the leftmost pair among equal scores.
-struct Bigram: MergeCandidate {
-    let key: UInt64
-    let right: Int32
-    let size: Int32
+/// SentencePiece's rule: two symbols merge into the piece their bytes make,
+/// the highest score first.
+struct PieceScores: MergeRule {
+    let pieces: Vocabulary
+    let scores: [Float]
+    /// The part's bytes.
+    let bytes: UnsafePointer<UInt8>
+
+    @inline(__always)
+    func merge(_ left: UInt32, _ right: UInt32, _ a: Int, _ c: Int) -> UInt64 {
+        guard let id = pieces.id(of: bytes + a, count: c &- a) else { return .max }
+        return UInt64(Self.key(scores[Int(id)])) << 32 | UInt64(id)
+    }
+
+    /// Score order as an unsigned key: higher scores give smaller keys.
+    @inline(__always)
+    static func key(_ score: Float) -> UInt32 {
+        let bits = score.bitPattern
+        let ascending = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000
+        return ~ascending
+    }
 }

@@ -73,15 +73,6 @@ import Testing
 }
 
 @Suite struct TokenizerSpecTests {
-    /// Only tokenizers that run tiktoken's model may be cut at piece boundaries.
-    @Test func modelFilesAreNotCut() throws {
-        let data = TestRepository.shared.appendingPathComponent("data")
-        #expect(TokenizerSpec.encoding("cl100k_base").runsTiktokenModel)
-        #expect(TokenizerSpec.file(TestRepository.root.appendingPathComponent("Sources/TokenKit/Resources/r50k_base.tiktoken").path).runsTiktokenModel)
-        #expect(!TokenizerSpec.file(data.appendingPathComponent("gguf/ggml-vocab-llama-spm.gguf").path).runsTiktokenModel)
-        #expect(!TokenizerSpec.file(data.appendingPathComponent("hf/qwen3.tokenizer.json").path).runsTiktokenModel)
-    }
-
     @Test func nameOrPath() {
         #expect(TokenizerSpec(nameOrPath: "gpt2") == .encoding("gpt2"))
         #expect(TokenizerSpec(nameOrPath: "./vocab.tiktoken") == .file("./vocab.tiktoken"))
