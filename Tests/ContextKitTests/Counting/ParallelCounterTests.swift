@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ParallelCounterTests {
     /// Counting in parallel gives the single-thread count, whatever the thread count.
-    @Test(arguments: PieceBoundaryTests.encodings)
+    @Test(arguments: PieceBoundaryEncodings.all)
     func parallelEqualsSerial(encoding: String) throws {
         let tokenizer = try Tokenizer.named(encoding)
         var fuzz = TextFuzz(seed: 11)
@@ -23,7 +23,7 @@ import Testing
     }
 
     /// Real prose in many scripts, cut into very many parts.
-    @Test(arguments: PieceBoundaryTests.encodings)
+    @Test(arguments: PieceBoundaryEncodings.all)
     func realTextAtEveryCutSize(encoding: String) throws {
         let tokenizer = try Tokenizer.named(encoding)
         let folder = TestRepository.shared.appendingPathComponent("data/udhr")

@@ -1,6 +1,7 @@
 @testable import ContextKit
 import Foundation
 import Testing
+import TestSupport
 
 /// Bytes served in small, uneven reads, like a pipe.
 final class MemorySource: ByteSource {
@@ -22,7 +23,7 @@ final class MemorySource: ByteSource {
 @Suite struct StreamCounterTests {
     /// Many inputs in many small chunks, on several threads: the same counts,
     /// statistics and overflow points as counting each whole text at once.
-    @Test(arguments: PieceBoundaryTests.encodings)
+    @Test(arguments: PieceBoundaryEncodings.all)
     func streamedEqualsWhole(encoding: String) throws {
         let tokenizer = try Tokenizer.named(encoding)
         var fuzz = TextFuzz(seed: 5)
@@ -150,7 +151,7 @@ final class MemorySource: ByteSource {
     /// cut after the line feed is not safe (rule B needs the next character
     /// not to be whitespace), and must not be taken on the bytes read so far.
     /// Cutting there changed r50k's count of "x…x\n\u{A0}\nb" from 11 to 12.
-    @Test(arguments: PieceBoundaryTests.encodings)
+    @Test(arguments: PieceBoundaryEncodings.all)
     func noCutBeforeASpaceSplitByTheBlockEnd(encoding: String) throws {
         let tokenizer = try Tokenizer.named(encoding)
         for space in ["\u{A0}", "\u{85}", "\u{3000}", "\u{2028}", "\u{1680}"] {

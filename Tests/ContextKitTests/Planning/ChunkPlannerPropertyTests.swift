@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ContextKit
 
 /// The planner's invariants on random documents and budgets: every chunk's

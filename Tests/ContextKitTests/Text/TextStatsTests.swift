@@ -1,5 +1,6 @@
 import ContextKit
 import Testing
+import TestSupport
 
 @Suite struct TextStatsTests {
     func stats(_ bytes: [UInt8]) -> TextStats { bytes.withUnsafeBufferPointer { TextStats(scanning: $0) } }

@@ -1,9 +1,10 @@
-import ContextKit
+@testable import TokenKit
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct PieceBoundaryTests {
-    static let encodings = ["cl100k_base", "o200k_base", "r50k_base"]
+    static let encodings = PieceBoundaryEncodings.all
 
     /// At every position the rules call safe, the pieces of the two parts are
     /// exactly the pieces of the whole.
