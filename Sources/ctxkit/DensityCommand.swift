@@ -98,13 +98,16 @@ enum DensityCommand {
         return path
     }
 
-    /// One `-e` item: an encoding (with or without `_base`), a profile, or LABEL=FILE.
+    /// `-e` as density reads it: what `TokenizerSpec` resolves for tokcount
+    /// (an encoding name or a tokenizer file), plus an encoding named without
+    /// `_base`, a profile's name (its tokenizer and estimate), and `LABEL=FILE`.
     static func tokenizer(_ item: String, catalog: ProfileCatalog) throws -> MeasuredTokenizer {
         func usage(_ message: String) -> UsageError { UsageError(tool: spec.name, "-e/--encoding: \(message)") }
         do {
-            for name in [item, item + "_base"] where OpenAIEncoding(name: name) != nil {
+            // An encoding may be named without its `_base`; the label drops it.
+            if let name = [item, item + "_base"].first(where: { OpenAIEncoding(name: $0) != nil }) {
                 let label = item.hasSuffix("_base") ? String(item.dropLast(5)) : item
-                return MeasuredTokenizer(label: label, tokenizer: try Tokenizer.named(name))
+                return MeasuredTokenizer(label: label, tokenizer: try TokenizerSpec.encoding(name).load())
             }
             if let profile = catalog.profiles.first(where: { $0.name.lowercased() == item.lowercased() }) {
                 return try MeasuredTokenizer(profile: profile)
@@ -114,7 +117,7 @@ enum DensityCommand {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw usage("'\(item)' is not an encoding (\(OpenAIEncoding.knownNames.joined(separator: ", "))), a profile (\(catalog.profiles.map(\.name).joined(separator: ", "))) or an existing file")
             }
-            return MeasuredTokenizer(label: label, tokenizer: try Tokenizer.load(contentsOf: URL(fileURLWithPath: path)))
+            return MeasuredTokenizer(label: label, tokenizer: try TokenizerSpec.file(path).load())
         } catch let error as TokenKitError {
             throw usage("\(item): \(error)")
         }
