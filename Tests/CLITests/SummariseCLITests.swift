@@ -117,17 +117,9 @@ import Testing
     /// The server's base URL as users write it: bare, or with the API's `/v1`.
     @Test(arguments: ["", "/v1", "/v1/"])
     func theOpenAIBackendTalksToAServer(suffix: String) throws {
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/fake-openai-server.py").path]
-        let output = Pipe(), input = Pipe()
-        server.standardOutput = output
-        server.standardInput = input
-        try server.run()
-        defer { try? input.fileHandleForWriting.close(); server.waitUntilExit() }
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let url = String(decoding: line, as: UTF8.self).replacingOccurrences(of: "url=", with: "") + suffix
+        let server = try ScriptServer(script: "fake-openai-server.py", announcement: "url=")
+        defer { server.stop() }
+        let url = server.url.absoluteString + suffix
 
         let dir = try TempDir()
         let doc = try Self.document(pages: 2, in: dir)

@@ -58,4 +58,6 @@ public enum ChildProcess {
 public struct ChildProcessError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+    /// An error that says `message`.
+    public init(message: String) { self.message = message }
 }

@@ -10,30 +10,15 @@ import TestSupport
 /// `scripts/hostile-server.py`, started once per test process on 127.0.0.1;
 /// it exits when this process does (its standard input closes).
 enum HostileServer {
-    static let base: Result<URL, any Error> = Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestRepository.root.appendingPathComponent("scripts/hostile-server.py").path,
-                             "--huge-mb", String(hugeMegabytes)]
-        let output = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        try process.run()
-        TestServers.keepAlive.append(input)
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("listening on "), let url = URL(string: String(text.dropFirst("listening on ".count))) else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the hostile server did not start: \(text)"])
-        }
-        return url
+    static let server: Result<ScriptServer, any Error> = Result {
+        try ScriptServer(script: "hostile-server.py", arguments: ["--huge-mb", String(hugeMegabytes)], announcement: "listening on ")
     }
 
     static let hugeMegabytes = 64
 
     /// The base URL whose requests get `behaviour`; a fresh tag gives the test its own request count.
     static func url(_ behaviour: String, tag: String = UUID().uuidString) throws -> URL {
-        try base.get().appendingPathComponent("\(behaviour).\(tag)")
+        try server.get().url.appendingPathComponent("\(behaviour).\(tag)")
     }
 
     /// Chat requests the server has had for `url`'s behaviour and tag.
@@ -47,7 +32,7 @@ enum HostileServer {
     }
 
     static func count(_ key: String) async throws -> Int {
-        let (data, _) = try await URLSession.shared.data(from: try base.get().appendingPathComponent("stats"))
+        let (data, _) = try await URLSession.shared.data(from: try server.get().url.appendingPathComponent("stats"))
         let counts = try JSONSerialization.jsonObject(with: data) as? [String: Int]
         return counts?[key] ?? 0
     }
