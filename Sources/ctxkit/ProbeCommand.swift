@@ -59,7 +59,7 @@ enum ProbeCommand {
         let profile: ModelProfile
         do {
             let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
-            profile = try options.modelProfile.map(catalog.profile(named:)) ?? catalog.defaultProfile()
+            profile = try options.modelProfile.map { try catalog.profile(named: $0, contextWindow: options.window) } ?? catalog.defaultProfile()
         } catch let error as ProfileError {
             throw CommandFailure(error.description)  // probe has always ended an unknown profile with 1
         }

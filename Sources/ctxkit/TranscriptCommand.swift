@@ -78,7 +78,7 @@ enum TranscriptCommand {
             }
             var profile: ModelProfile
             do {
-                profile = try catalog.profile(named: options.model ?? "apple-on-device")
+                profile = try catalog.profile(named: options.model ?? "apple-on-device", contextWindow: options.window)
             } catch let error as ProfileError {
                 throw UsageError(tool: spec.name, "-m/--model: \(error)")
             }

@@ -36,7 +36,7 @@ enum JSONReport {
                 JSONMember("cjkErrorBar", .double(e.cjkErrorBar)),
             ])
         }
-        return .object([
+        var members = [
             JSONMember("name", .string(p.name)),
             JSONMember("contextWindow", .int(p.contextWindow)),
             JSONMember("tokenizer", .string(s.tokenizerName)),
@@ -45,7 +45,10 @@ enum JSONReport {
             JSONMember("overheadPerRequest", .int(p.overheads.perRequest)),
             JSONMember("overheadPerMessage", .int(p.overheads.perMessage)),
             JSONMember("reserve", .int(s.reserve)),
-        ])
+        ]
+        // Only a profile read from a model file has one, so other reports stay as they were.
+        if !p.provenance.isEmpty { members.append(JSONMember("provenance", .array(p.provenance.map { .string($0) }))) }
+        return .object(members)
     }
 
     static func input(_ row: Row, settings s: TokcountCommand.Settings) -> OrderedJSON {

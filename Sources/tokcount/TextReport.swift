@@ -42,6 +42,7 @@ struct TextReport {
             lines.append(("fit", fitLine(fit, locationPrefix: "token")))
             if let detail = breakdown(fit) { lines.append(("", detail)) }
         }
+        if let source = provenance { lines.append(("source", source)) }
         let width = lines.map(\.0.count).max()! + 2
         var out = style.bold(row.displayName) + "\n"
         for (label, value) in lines {
@@ -81,6 +82,11 @@ struct TextReport {
         if fit.budget.requestOverhead > 0 { parts.append("\(n(fit.budget.requestOverhead)) request overhead") }
         if fit.budget.reserve > 0 { parts.append("\(n(fit.budget.reserve)) reserved for the answer") }
         return "\(settings.profile.name): " + parts.joined(separator: " + ")
+    }
+
+    /// Where a model file's window and overheads came from; nil for a built-in or configured profile.
+    private var provenance: String? {
+        settings.profile.provenance.isEmpty ? nil : settings.profile.provenance.joined(separator: "; ")
     }
 
     private func charsPerToken(_ chars: Int, _ tokens: Int) -> String {
@@ -126,6 +132,7 @@ struct TextReport {
         out += "model:  \(settings.profile.name), \(n(window))-token window, \(settings.tokenizerName)"
         if let e = settings.estimate { out += " (counts estimated: \(estimateSummary(e)), ±\(Int((e.errorBar * 100).rounded()))%)" }
         out += "\n"
+        if let source = provenance { out += "source: \(source)\n" }
         if let fit = t.fit, t.counted > 0 {
             let messages = t.counted
             let located = t.firstTokenPast.map { "token \(approx)\(n($0.token)) of all inputs (token \(approx)\(n($0.point.token)) of \($0.path))" }

@@ -27,7 +27,7 @@ enum TokcountCommand {
 
         static var declarations: [OptionDeclaration<Self>] {
             [
-                .option("model", short: "m", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them.", \.model),
+                .option("model", short: "m", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them. A .gguf model file gives its own window, tokenizer and template overheads.", \.model),
                 .option("encoding", short: "e", value: "NAME|FILE", help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file.", \.encoding),
                 .option("window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work).", \.window, .integer(minimum: 1)),
                 .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, usually 0).", \.reserve, .integer()),
@@ -104,7 +104,7 @@ enum TokcountCommand {
         func usage(_ message: String) -> UsageError { UsageError(tool: "tokcount", message) }
         var profile: ModelProfile
         do {
-            profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            profile = try options.model.map { try catalog.profile(named: $0, contextWindow: options.window) } ?? catalog.defaultProfile()
         } catch let error as ProfileError {
             throw usage("-m/--model: \(error)")
         }

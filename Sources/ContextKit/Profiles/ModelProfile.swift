@@ -19,6 +19,9 @@ public struct ModelProfile: Equatable, Sendable, Codable {
     public var overheads: Overheads
     /// Tokens to keep free for the answer unless the user says otherwise.
     public var defaultReserve: Int
+    /// Where the window and overheads came from, one note each, for a profile
+    /// read from a model file (`init(gguf:)`); empty for one from a profiles file.
+    public var provenance: [String] = []
 
     /// Whether counts for this model are estimates (`estimate` is set).
     public var isEstimate: Bool { estimate != nil }

@@ -92,12 +92,20 @@ public struct ProfileCatalog: Sendable {
         if let name = file.defaultName { defaultName = name }
     }
 
-    /// The profile called `name` (an exact match first, then ignoring case).
+    /// The profile called `name` (an exact match first, then ignoring case),
+    /// or, when `name` is an existing GGUF file (known by its content, not its
+    /// name), the profile the file itself gives (`ModelProfile(gguf:)`).
     ///
-    /// - Throws: `ProfileError.unknownProfile`, listing the known names.
-    public func profile(named name: String) throws -> ModelProfile {
+    /// - Parameter contextWindow: the window for a model file that gives none.
+    /// - Throws: `ProfileError.unknownProfile`, listing the known names;
+    ///   `.modelFile` for a file that is not a usable GGUF model.
+    public func profile(named name: String, contextWindow: Int? = nil) throws -> ModelProfile {
         if let p = profiles.first(where: { $0.name == name }) { return p }
         if let p = profiles.first(where: { $0.name.lowercased() == name.lowercased() }) { return p }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return try ModelProfile(gguf: URL(fileURLWithPath: name), contextWindow: contextWindow)
+        }
         throw ProfileError.unknownProfile(name: name, known: profiles.map(\.name))
     }
 
@@ -146,6 +154,8 @@ public enum ProfileError: Error, Equatable, CustomStringConvertible, Sendable {
     case unreadable(path: String, reason: String)
     /// A profiles file is not valid JSON or lacks a required field.
     case malformed(path: String, reason: String)
+    /// A model file given as a profile cannot give one (not GGUF, or no window).
+    case modelFile(path: String, reason: String)
 
     /// A message for the user that says what to do.
     public var description: String {
@@ -156,6 +166,8 @@ public enum ProfileError: Error, Equatable, CustomStringConvertible, Sendable {
             return "cannot read the profiles file \(path): \(reason)"
         case let .malformed(path, reason):
             return "the profiles file \(path) is not valid: \(reason); each profile needs \"name\", \"contextWindow\" and \"tokenizer\": {\"encoding\": NAME} or {\"file\": PATH}"
+        case let .modelFile(path, reason):
+            return "cannot take a profile from the model file \(path): \(reason)"
         }
     }
 }
