@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// tokcount given inputs that are not well-behaved files: each ends, within a
 /// deadline, with a count or a message naming the path. (Invalid UTF-8, NUL

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Summariser
 
 /// `ctxkit plan` forecasts the map calls `ctxkit summarise` makes for the

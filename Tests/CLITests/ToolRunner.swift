@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 
 /// Runs a built tool the way a user does and captures what it prints.
@@ -59,32 +60,4 @@ struct ToolRunner {
                       stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
                       status: process.terminationStatus, stdoutBytes: outData)
     }
-}
-
-/// A folder that is removed when the value goes away.
-final class TempDir {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tokcount-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes a file (creating folders) and returns its path.
-    @discardableResult
-    func write(_ name: String, _ contents: String) throws -> String {
-        try write(name, Data(contents.utf8))
-    }
-
-    @discardableResult
-    func write(_ name: String, _ contents: Data) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try contents.write(to: file)
-        return file.path
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }

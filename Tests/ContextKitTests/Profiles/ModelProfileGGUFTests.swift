@@ -8,17 +8,10 @@ import Testing
 @Suite struct ModelProfileGGUFTests {
     static let gpt2Vocabulary = GGUFFixtures.gpt2Vocabulary
 
-    static func vocabularyWithoutContextLength() throws -> URL {
-        let url = try scratch().appendingPathComponent("no-window.gguf")
+    static func vocabularyWithoutContextLength(in dir: TempDir) throws -> URL {
+        let url = dir.url.appendingPathComponent("no-window.gguf")
         try GGUFFixtures.writeVocabularyWithoutContextLength(to: url)
         return url
-    }
-
-    /// A new empty folder for one test's files.
-    static func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gguf-profile-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
     }
 
     static func modelFileReason(_ body: () throws -> ModelProfile) -> String? {
@@ -53,18 +46,24 @@ import Testing
     }
 
     @Test func aFileWithoutAContextLengthIsRefusedWithWhatToDo() throws {
-        let url = try Self.vocabularyWithoutContextLength()
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let url = try Self.vocabularyWithoutContextLength(in: dir)
         let reason = Self.modelFileReason { try ModelProfile(gguf: url) }
         #expect(reason == "it has no gpt2.context_length, so its context window is unknown; give it with --window N")
     }
 
     @Test func aGivenWindowStandsInForAMissingContextLength() throws {
-        let url = try Self.vocabularyWithoutContextLength()
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let url = try Self.vocabularyWithoutContextLength(in: dir)
         #expect(try ModelProfile(gguf: url, contextWindow: 4_096).contextWindow == 4_096)
     }
 
     @Test func aGivenWindowIsRecordedAsTheSource() throws {
-        let url = try Self.vocabularyWithoutContextLength()
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let url = try Self.vocabularyWithoutContextLength(in: dir)
         #expect(try ModelProfile(gguf: url, contextWindow: 4_096).provenance.first == "window from --window")
     }
 
@@ -80,13 +79,17 @@ import Testing
     }
 
     @Test func aGGUFIsKnownByItsContentNotItsName() throws {
-        let renamed = try Self.scratch().appendingPathComponent("vocabulary.bin")
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let renamed = dir.url.appendingPathComponent("vocabulary.bin")
         try FileManager.default.copyItem(at: Self.gpt2Vocabulary, to: renamed)
         #expect(try ProfileCatalog.builtIn().profile(named: renamed.path).contextWindow == 1_024)
     }
 
     @Test func aFileThatIsNotGGUFIsRefusedEvenWithTheExtension() throws {
-        let fake = try Self.scratch().appendingPathComponent("model.gguf")
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let fake = dir.url.appendingPathComponent("model.gguf")
         try Data("not a model\n".utf8).write(to: fake)
         let reason = Self.modelFileReason { try ProfileCatalog.builtIn().profile(named: fake.path) }
         #expect(reason?.hasPrefix("it is not a GGUF model") == true)
