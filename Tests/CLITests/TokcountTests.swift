@@ -393,8 +393,8 @@ import TokenKit
         let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
         let rss = dir.path("rss")
         let r = try ToolRunner.runProgram("/bin/sh", ["-c", "\(producer) | /usr/bin/time -o \(rss) -f %M \(binary) -e \(encoding) --json -"])
-        let json = try JSONSerialization.jsonObject(with: r.stdoutBytes) as! [String: Any]
-        let input = (json["inputs"] as! [[String: Any]])[0]
+        let json = try r.json()
+        let input = try #require((json["inputs"] as? [[String: Any]])?.first)
         let kilobytes = Int(try String(contentsOfFile: rss, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
         return (input, kilobytes)
     }
@@ -426,8 +426,7 @@ import TokenKit
         #expect(r.status == 1)
         let stderr = try String(contentsOfFile: dir.path("err"), encoding: .utf8)
         #expect(stderr.hasPrefix("tokcount: -: line 3: a single run of "), "\(stderr)")
-        let json = try JSONSerialization.jsonObject(with: r.stdoutBytes) as! [String: Any]
-        let inputs = json["inputs"] as! [[String: Any]]
+        let inputs = try #require(try r.json()["inputs"] as? [[String: Any]])
         #expect(inputs[0]["status"] as? String == "failed")
         let reason = inputs[0]["reason"] as? String ?? ""
         #expect(reason.hasPrefix("line 3: a single run of ") && reason.contains(" bytes without a break") && reason.contains("more than can be had"), "\(reason)")

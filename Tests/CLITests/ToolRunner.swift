@@ -10,8 +10,16 @@ struct ToolRunner {
         var stdoutBytes: Data
 
         /// `--json` output as a dictionary.
+        /// Standard output as a JSON object; when it is not one, the error
+        /// quotes the output, so a failure shows what the tool printed.
         func json() throws -> [String: Any] {
-            try JSONSerialization.jsonObject(with: stdoutBytes) as? [String: Any] ?? [:]
+            do {
+                return try JSONSerialization.jsonObject(with: stdoutBytes) as? [String: Any] ?? [:]
+            } catch {
+                let text = String(decoding: stdoutBytes, as: UTF8.self)
+                throw ChildProcessError(message: "standard output is not JSON (\(error)); exit \(status); \(stdoutBytes.count) bytes: "
+                                        + "\(text.prefix(400)) … \(text.suffix(400))")
+            }
         }
     }
 
