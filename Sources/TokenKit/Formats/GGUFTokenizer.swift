@@ -58,6 +58,29 @@ extension GGUFFile {
         return (0..<count).map { TokenType(rawValue: Int(number(e, at: $0))) ?? .undefined }
     }
 
+    /// A builder holding every token, added by its type. Control and unknown
+    /// tokens are specials and user-defined ones are matched in the text
+    /// before the model runs, alike in every GGUF model; the model's own
+    /// tokens (byte, normal, unused, undefined) go to `addOwn`, since each
+    /// model reads them its own way.
+    private func vocabularyBuilder(tokens: Entry, types: [TokenType],
+                                   addOwn: (inout VocabularyBuilder, Int, TokenType, UnsafeRawBufferPointer) -> Void) -> VocabularyBuilder {
+        var builder = VocabularyBuilder(path: path, capacity: tokens.count)
+        var id = 0
+        forEachString(tokens) { text in
+            switch types[id] {
+            case .control, .unknown:
+                builder.addSpecial(id, text: String(decoding: text, as: UTF8.self))
+            case .userDefined:
+                builder.addAdded(AddedTokenMatcher.Entry(text: Array(text), id: id))
+            case .byte, .normal, .unused, .undefined:
+                addOwn(&builder, id, types[id], text)
+            }
+            id += 1
+        }
+        return builder
+    }
+
     // MARK: Byte-level BPE (`gpt2`)
 
     private func mergeListTokenizer() throws -> Tokenizer {
@@ -70,26 +93,18 @@ extension GGUFFile {
             }
             throw ModelFileError.unknownPreTokenizer(path: path, name: preName, known: LlamaPreType.knownNames)
         }
-        var builder = VocabularyBuilder(path: path, capacity: tokens.count)
         var scratch: [UInt8] = []
-        var id = 0
-        forEachString(tokens) { text in
-            switch types[id] {
-            case .control, .unknown:
-                builder.addSpecial(id, text: String(decoding: text, as: UTF8.self))
-            case .userDefined:
-                builder.addAdded(AddedTokenMatcher.Entry(text: Array(text), id: id))
-            case .byte:
+        var builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+            if type == .byte {
                 builder.addDecodeOnly(id, bytes: Self.byteTokenValue(text).map { [$0] } ?? Array(text))
-            case .normal, .unused, .undefined:
-                scratch.removeAll(keepingCapacity: true)
-                if ByteLevelAlphabet.decode(text, into: &scratch) {
-                    builder.addMergeable(id, bytes: scratch)
-                } else {
-                    builder.addDecodeOnly(id, bytes: Array(text))
-                }
+                return
             }
-            id += 1
+            scratch.removeAll(keepingCapacity: true)
+            if ByteLevelAlphabet.decode(text, into: &scratch) {
+                builder.addMergeable(id, bytes: scratch)
+            } else {
+                builder.addDecodeOnly(id, bytes: Array(text))
+            }
         }
         let vocabulary = try builder.vocabulary()
         let pairs = try readMerges(vocabulary)
@@ -156,28 +171,20 @@ extension GGUFFile {
             throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.scores is not one number per token")
         }
         let scores = (0..<tokens.count).map { i in scoresEntry.map { Float(number($0, at: i)) } ?? 0 }
-        var builder = VocabularyBuilder(path: path, capacity: tokens.count)
         var byteIDs = [UInt32](repeating: .max, count: 256)
         var singleByteIDs = [UInt32](repeating: .max, count: 256)
-        var id = 0
-        forEachString(tokens) { text in
-            switch types[id] {
-            case .control, .unknown:
-                builder.addSpecial(id, text: String(decoding: text, as: UTF8.self))
-            case .userDefined:
-                builder.addAdded(AddedTokenMatcher.Entry(text: Array(text), id: id))
-            case .byte:
+        var builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+            if type == .byte {
                 if let b = Self.byteTokenValue(text) {
                     byteIDs[Int(b)] = UInt32(id)
                     builder.addDecodeOnly(id, bytes: [b])
                 } else {
                     builder.addDecodeOnly(id, bytes: Array(text))
                 }
-            case .normal, .unused, .undefined:
-                if text.count == 1 { singleByteIDs[Int(text[0])] = UInt32(id) }
-                builder.addMergeable(id, bytes: text, decodesTo: Self.unescapingSpaces(text))
+                return
             }
-            id += 1
+            if text.count == 1 { singleByteIDs[Int(text[0])] = UInt32(id) }
+            builder.addMergeable(id, bytes: text, decodesTo: Self.unescapingSpaces(text))
         }
         // llama.cpp falls back to a byte's own token when it has no <0xNN> token.
         for b in 0..<256 where byteIDs[b] == .max { byteIDs[b] = singleByteIDs[b] }
