@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 
 /// A folder that is removed when the value goes away.
