@@ -109,7 +109,6 @@ public struct ChunkPlanner: Sendable {
         let n = text.count
         let t = text.baseAddress!
         func snapDown(_ p: Int) -> Int { var p = min(p, n); while p > 0 && p < n && t[p] & 0xC0 == 0x80 { p -= 1 }; return p }
-        func snapUp(_ p: Int) -> Int { var p = max(p, 0); while p < n && t[p] & 0xC0 == 0x80 { p += 1 }; return p }
         func chunk(_ start: Int, _ newStart: Int, _ end: Int, _ count: (tokens: Int, proxy: Int), _ level: BoundaryLevel?, _ chunks: [Chunk]) -> Chunk {
             let overlapTokens = start < newStart ? index.exactTokens(in: start..<newStart, text: text).tokens : 0
             return Chunk(index: chunks.count, bytes: start..<end, characters: 0..<0, newTextStart: newStart,
