@@ -11,6 +11,8 @@ enum PlanCommand {
     struct Options: CommandOptions {
         var positionals: [String] = []
         var model: String?
+        var url: String?
+        var gguf: String?
         var profiles: [String] = []
         var instructions: String?
         var schema: String?
@@ -31,6 +33,8 @@ enum PlanCommand {
         static var declarations: [OptionDeclaration<Self>] {
             [
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: window, tokenizer and overheads (default: the catalog's default). Profiles whose tokenizer is not public (apple-on-device) give estimates, marked ≈.", \.model),
+                .option("url", value: "URL", help: "Plan for the model an OpenAI-compatible server runs, as ctxkit summarise --backend openai --url does: its window, and with llama.cpp its model file's tokenizer and template when readable here ($OPENAI_API_KEY is sent if set).", \.url),
+                .option("gguf", value: "FILE", help: "With --url: the server's model file (default: the path the server reports). Without --url, give the file with -m.", \.gguf),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
                 .option("instructions", short: "i", value: "TEXT|FILE", help: "The instructions sent with every call: a file if one exists at that path, else the text itself.", \.instructions),
                 .option("schema", value: "FILE", help: "Output schema (JSON Schema, Apple GenerationSchema JSON, response_format, or a Swift @Generable file), priced as schema-cost prices it; it also sets the expected summary size.", \.schema),
@@ -73,7 +77,7 @@ enum PlanCommand {
             guard options.positionals.count == 1, let path = options.positionals.first else {
                 throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give the text file to plan (or - for standard input)" : "give one file at a time")
             }
-            let job = try Job(options: options, path: path)
+            let job = try await Job(options: options, path: path)
             let report = try job.plan()
             Output.out(options.json ? report.json().rendered() + "\n" : report.text(listAll: options.all))
             if case let .failure(error) = report.callPlan {
@@ -88,6 +92,8 @@ enum PlanCommand {
     struct Job {
         let path: String
         let profile: ModelProfile
+        /// Where the profile came from, when it was chosen for a server (`ServerProfile`).
+        let profileSource: String?
         let planner: ChunkPlanner
         let text: [UInt8]
         let instructions: (text: String, label: String)?
@@ -100,10 +106,28 @@ enum PlanCommand {
         let concurrency: Int
         let idle: Double
 
-        init(options: Options, path: String) throws {
+        init(options: Options, path: String) async throws {
             self.path = path
             let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
-            profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            if options.gguf != nil && options.url == nil {
+                throw UsageError(tool: spec.name, "--gguf is for --url (a server's model file); to plan for a model file alone, use -m FILE")
+            }
+            if options.url != nil && options.model != nil {
+                throw UsageError(tool: spec.name, "--url picks the profile from the server; it cannot be combined with -m")
+            }
+            if let urlText = options.url {
+                guard let url = URL(string: urlText), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                    throw UsageError(tool: spec.name, "--url wants an http:// or https:// URL, not '\(urlText)'")
+                }
+                let apiKey = ProcessInfo.processInfo.environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+                let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,
+                                                             fallback: { try catalog.defaultProfile() })
+                profile = chosen.profile
+                profileSource = chosen.source
+            } else {
+                profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+                profileSource = nil
+            }
             planner = try ChunkPlanner(profile: profile, markdownHeadings: !options.noMarkdown)
             text = try Self.read(path)
             if let value = options.instructions {
@@ -220,6 +244,7 @@ extension PlanCommand {
         func text(listAll: Bool) -> String {
             let profile = job.profile
             var out = "ctxkit plan: \(job.path) for \(profile.name)\n"
+            if let source = job.profileSource { out += "Profile: \(source)\n" }
             if let estimate = profile.estimate {
                 out += "≈ estimated counts: \(profile.tokenizer) × \(estimate.factor), ±\(Int((estimate.errorBar * 100).rounded()))% (\(profile.name)'s tokenizer is not public)\n"
             } else {
@@ -397,6 +422,7 @@ extension PlanCommand {
             return .object([
                 JSONMember("file", .string(job.path)),
                 JSONMember("profile", .string(profile.name)),
+                JSONMember("profileSource", .optional(job.profileSource)),
                 JSONMember("tokenizer", .string(profile.tokenizer.description)),
                 JSONMember("estimate", profile.estimate.map { .object([JSONMember("factor", .double($0.factor)), JSONMember("errorBar", .double($0.errorBar)), JSONMember("method", .string($0.method))]) } ?? .null),
                 JSONMember("budget", .object([

@@ -16,6 +16,7 @@ enum SummariseCommand {
         var serverModel: String?
         var apiKey: String?
         var model: String?
+        var gguf: String?
         var profiles: [String] = []
         var reserve: Int?
         var greedy = false
@@ -35,6 +36,7 @@ enum SummariseCommand {
                 .option("server-model", value: "NAME", help: "With --backend openai: the request's \"model\" field (default: none, which llama-server accepts).", \.serverModel),
                 .option("api-key", value: "KEY", help: "With --backend openai: the bearer token (default: $OPENAI_API_KEY).", \.apiKey),
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model).", \.model),
+                .option("gguf", value: "FILE", help: "With --backend openai: the server's model file, to plan with its exact tokenizer and chat template (default: the path the server reports, when readable here).", \.gguf),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
                 .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve, .integer(minimum: 16)),
                 .flag("greedy", help: "Greedy sampling: the same text gives the same answer.", \.greedy),
@@ -62,7 +64,12 @@ enum SummariseCommand {
         epilog: """
         Times are from a monotonic clock; the first token is the first non-empty
         content. Tokens sent and received are the server's counts when it reports
-        them (marked r in --stats), else the profile's. After a run against a server,
+        them (marked r in --stats), else the profile's. With --backend openai and no
+        -m, the plan is made for the model the server runs: its GGUF (--gguf, or the
+        path llama.cpp's /props reports when it is readable here) gives the exact
+        tokenizer, chat template and the server's window, and every call is counted
+        exactly before it is sent; a llama.cpp server whose file is elsewhere counts
+        each call itself (/apply-template, /tokenize). After a run against a server,
         the measured latency is saved for 'ctxkit plan' under
         ${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json.
 
@@ -84,13 +91,15 @@ enum SummariseCommand {
         let profile: ModelProfile
         /// The profile was named with -m, not taken by default.
         let explicitProfile: Bool
+        /// Where the profile came from, when it was chosen for the server (`ServerProfile`).
+        let profileSource: String?
         let backend: any LanguageModelBackend
         let engine: SummaryEngine
         let json: Bool
         let stream: Bool
         let stats: Bool
 
-        init(options: Options) throws {
+        init(options: Options) async throws {
             guard options.positionals.count == 1, let path = options.positionals.first else {
                 throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give the text file to summarise (or - for standard input)" : "give one file at a time")
             }
@@ -100,6 +109,7 @@ enum SummariseCommand {
             let isOpenAI = options.backend == .openai
             let serverOnly: [(given: Bool, field: PartialKeyPath<Options>)] = [
                 (options.url != nil, \.url), (options.serverModel != nil, \.serverModel), (options.apiKey != nil, \.apiKey), (options.timeout != nil, \.timeout),
+                (options.gguf != nil, \.gguf),
             ]
             for option in serverOnly where option.given && !isOpenAI {
                 throw UsageError(tool: spec.name, "\(Options.spelling(of: option.field)) is for --backend openai")
@@ -109,9 +119,12 @@ enum SummariseCommand {
             stream = options.stream
             stats = options.stats
 
+            if options.gguf != nil && options.model != nil {
+                throw UsageError(tool: spec.name, "--gguf gives the profile; it cannot be combined with -m")
+            }
             let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
-            profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
-            explicitProfile = options.model != nil
+            var profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            explicitProfile = options.model != nil || options.gguf != nil
 
             var sampling = SamplingOptions()
             if [options.greedy, options.topK != nil, options.topP != nil].filter({ $0 }).count > 1 {
@@ -130,13 +143,25 @@ enum SummariseCommand {
                     throw UsageError(tool: spec.name, "--url wants an http:// or https:// URL, not '\(urlText)'")
                 }
                 let timeout = options.timeout ?? 600
+                let apiKey = options.apiKey ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+                var counting = OpenAICompatibleBackend.PromptCounting.none
+                if options.model == nil {
+                    let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
+                                                                 fallback: { [profile] in profile })
+                    profile = chosen.profile
+                    counting = chosen.counting
+                    profileSource = chosen.source
+                } else {
+                    profileSource = nil
+                }
                 backend = OpenAICompatibleBackend(configuration: .init(
-                    baseURL: url, model: options.serverModel,
-                    apiKey: options.apiKey ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
-                    requestTimeout: timeout, totalTimeout: timeout))
+                    baseURL: url, model: options.serverModel, apiKey: apiKey,
+                    requestTimeout: timeout, totalTimeout: timeout, promptCounting: counting))
             } else {
                 backend = ExtractiveBackend()
+                profileSource = nil
             }
+            self.profile = profile
             text = try Self.read(path)
             let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: options.reserve,
                                                             options: sampling)

@@ -29,6 +29,7 @@ extension SummariseCommand {
                 JSONMember("file", .string(job.path)),
                 JSONMember("backend", .string(job.backend.name)),
                 JSONMember("profile", .string(job.profile.name)),
+                JSONMember("profileSource", .optional(job.profileSource)),
                 JSONMember("window", .int(run.window)),
                 JSONMember("summary", .object([
                     JSONMember("headline", .string(run.summary.headline)),
@@ -97,6 +98,7 @@ extension SummariseCommand {
                 JSONMember("charactersReceived", .int(c.charactersReceived)),
                 JSONMember("charactersPerSecond", .optional(c.charactersPerSecond.map { ($0 * 10).rounded() / 10 })),
                 JSONMember("tokensPlanned", .int(c.tokensPlanned)),
+                JSONMember("tokensPlannedByBackend", .bool(c.tokensPlannedByBackend)),
                 JSONMember("tokensSent", .int(c.tokensSent)),
                 JSONMember("tokensSentReported", .bool(c.tokensSentReported)),
                 JSONMember("tokensReceived", .int(c.tokensReceived)),
@@ -115,12 +117,13 @@ extension SummariseCommand {
             guard !m.calls.isEmpty else {
                 return "No model call: the text is shorter than \(job.engine.configuration.minimumCharacters) characters and is its own summary.\n"
             }
-            let table = Table(header: ["call", "stage", "part", "try", "first token", "total", "chars/s", "sent", "received", "note"],
-                              alignRight: [true, false, false, true, true, true, true, true, true, false])
+            let table = Table(header: ["call", "stage", "part", "try", "first token", "total", "chars/s", "planned", "sent", "received", "note"],
+                              alignRight: [true, false, false, true, true, true, true, true, true, true, false])
             let rows = m.calls.map { c -> [String] in
                 [String(c.index + 1), c.stage.rawValue, "\(c.level).\(c.part + 1)", String(c.attempt),
                  c.timeToFirstToken.map(Self.seconds) ?? "–", Self.seconds(c.totalTime),
                  c.charactersPerSecond.map { NumberFormat.decimal($0, places: 0) } ?? "–",
+                 NumberFormat.grouped(c.tokensPlanned) + (c.tokensPlannedByBackend ? " x" : ""),
                  NumberFormat.grouped(c.tokensSent) + (c.tokensSentReported ? " r" : ""),
                  NumberFormat.grouped(c.tokensReceived) + (c.tokensReceivedReported ? " r" : ""),
                  c.failure.map { "failed: \($0)" } ?? (c.copied ? "copy" : "")]
@@ -128,7 +131,8 @@ extension SummariseCommand {
             var out = table.render(rows) + "\n"
             let failed = m.calls.filter { $0.failure != nil }.count
             out += "\n\(m.calls.count) calls (\(failed) failed) on \(run.levels.count) level\(run.levels.count == 1 ? "" : "s"), window \(NumberFormat.grouped(run.window)) tokens, backend \(job.backend.name)\n"
-            out += "tokens sent \(NumberFormat.grouped(m.tokensSent)), received \(NumberFormat.grouped(m.tokensReceived)) (r: reported by the backend; otherwise counted with \(job.profile.name))\n"
+            out += "tokens sent \(NumberFormat.grouped(m.tokensSent)), received \(NumberFormat.grouped(m.tokensReceived)) (r: reported by the backend; otherwise counted with \(job.profile.name)); planned x: the backend's own count of the request, made before sending it\n"
+            if let source = job.profileSource { out += "profile: \(source)\n" }
             out += "copies detected \(m.copiesDetected), kept \(m.copiesKept); replans after an overflow \(run.replans.count)\n"
             out += "time to first token: mean \(m.meanTimeToFirstToken.map(Self.seconds) ?? "–"); time in calls \(Self.seconds(m.callTime)), total \(Self.seconds(m.totalTime))\n"
             if let path = latencyPath { out += "latency figures saved for 'ctxkit plan': \(path)\n" }

@@ -12,11 +12,13 @@ extension ModelProfile {
     /// default system prompt, the BOS token, the opened assistant turn).
     /// A file without a chat template still gives a profile, with no overheads.
     ///
-    /// - Parameter contextWindow: the window to use when the file gives none
-    ///   (the user's `--window`); nil uses the file's.
+    /// - Parameters:
+    ///   - contextWindow: the window to use instead of the file's (the user's
+    ///     `--window`, a server's configured context); nil uses the file's.
+    ///   - windowSource: where `contextWindow` came from, for `provenance`.
     /// - Throws: `ProfileError.modelFile` when the file is not a readable GGUF,
     ///   or has no context length and `contextWindow` is nil.
-    public init(gguf url: URL, contextWindow: Int? = nil) throws {
+    public init(gguf url: URL, contextWindow: Int? = nil, windowSource: String = "--window") throws {
         let file: GGUFFile
         do {
             file = try GGUFFile(contentsOf: url)
@@ -30,7 +32,7 @@ extension ModelProfile {
         let window: Int
         if let given = contextWindow {
             window = given
-            provenance.append("window from --window")
+            provenance.append("window from \(windowSource)")
         } else if let length = file.contextLength, length > 0 {
             window = length
             provenance.append("window from \(lengthKey)")

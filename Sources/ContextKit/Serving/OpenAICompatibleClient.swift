@@ -188,20 +188,12 @@ package struct OpenAICompatibleClient: Sendable {
     /// `max_model_len` in `/v1/models` for `model` (or the first model).
     /// nil for servers that don't tell.
     package func contextWindow(model: String? = nil) async -> Int? {
-        if let props = try? await probe(propsURL),
-           let n = props["default_generation_settings"]?["n_ctx"]?.intValue ?? props["n_ctx"]?.intValue, n > 0 {
-            return n
-        }
-        if let list = try? await models()?["data"]?.elements {
-            let entry = list.first { model == nil || $0["id"]?.stringValue == model } ?? list.first
-            if let n = entry?["max_model_len"]?.intValue, n > 0 { return n }
-        }
-        return nil
+        await serverModel(model: model).contextWindow
     }
 
     /// A small GET, parsed: all of it within `probeTimeout`, at most
     /// `probeBodyLimit` bytes; nil when the answer is not JSON.
-    private func probe(_ url: URL) async throws(HTTPFailure) -> OrderedJSON? {
+    func probe(_ url: URL) async throws(HTTPFailure) -> OrderedJSON? {
         let response = try await http.fetch(http.request(url), within: probeTimeout, limit: Self.probeBodyLimit)
         return try? JSONParser.parse([UInt8](response.body))
     }

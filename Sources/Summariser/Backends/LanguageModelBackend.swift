@@ -26,6 +26,13 @@ public protocol LanguageModelBackend: Sendable {
     /// checks each chunk before sending it instead of trusting the proxy.
     func tokenCount(for text: String) async -> Int?
 
+    /// The exact prompt tokens the backend will charge for one request —
+    /// `instructions` as the system prompt, `prompt` as the user's message,
+    /// rendered as the backend renders them — or nil when it cannot say (the
+    /// default). The engine then plans each call with this count, and checks
+    /// it against the window before sending.
+    func promptTokens(instructions: String, prompt: String) async -> Int?
+
     /// A new session with `instructions` as its system prompt.
     func makeSession(instructions: String) -> any LanguageModelSession
 }
@@ -37,4 +44,6 @@ extension LanguageModelBackend {
     public func contextSize() async -> Int? { nil }
     /// Nil: the backend cannot count, and the profile's count (or estimate) is trusted.
     public func tokenCount(for text: String) async -> Int? { nil }
+    /// Nil: the backend does not count whole requests; the plan's count is used.
+    public func promptTokens(instructions: String, prompt: String) async -> Int? { nil }
 }

@@ -42,11 +42,13 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         public var retryDelay: Duration
         /// `max_tokens` when the request's options do not set it.
         public var defaultMaximumResponseTokens: Int
+        /// How each request's prompt tokens are counted before it is sent.
+        public var promptCounting: PromptCounting
 
         /// A configuration for the server at `baseURL`; times in seconds.
         public init(baseURL: URL, model: String? = nil, apiKey: String? = nil, requestTimeout: TimeInterval = 120,
                     totalTimeout: TimeInterval = 600, maxRetries: Int = 2, retryDelay: Duration = .milliseconds(500),
-                    defaultMaximumResponseTokens: Int = 512) {
+                    defaultMaximumResponseTokens: Int = 512, promptCounting: PromptCounting = .none) {
             self.baseURL = baseURL
             self.model = model
             self.apiKey = apiKey
@@ -55,7 +57,20 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             self.maxRetries = maxRetries
             self.retryDelay = retryDelay
             self.defaultMaximumResponseTokens = defaultMaximumResponseTokens
+            self.promptCounting = promptCounting
         }
+    }
+
+    /// Where the exact prompt tokens of a request come from.
+    public enum PromptCounting: Sendable {
+        /// Nowhere: the engine trusts its profile's count.
+        case none
+        /// The model's own tokenizer and chat template, on this machine (a
+        /// GGUF's `PromptPredictor`): what llama.cpp charges, without asking.
+        case predictor(PromptPredictor)
+        /// The server's own `/apply-template` and `/tokenize` (llama.cpp),
+        /// one round trip each per call, for a model whose file is elsewhere.
+        case server
     }
 
     /// The server and limits this backend uses.
@@ -105,6 +120,17 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     /// `max_model_len` in `/v1/models`; nil when the server does not say.
     public func contextSize() async -> Int? {
         await client.contextWindow(model: configuration.model)
+    }
+
+    /// The request's prompt tokens as `promptCounting` says; nil when it
+    /// says nothing, or the server could not count (the plan's count is used).
+    public func promptTokens(instructions: String, prompt: String) async -> Int? {
+        let messages = Self.messages(instructions: instructions, prompt: prompt)
+        switch configuration.promptCounting {
+        case .none: return nil
+        case .predictor(let predictor): return try? predictor.promptTokens(messages)
+        case .server: return try? await client.serverPromptTokens(messages)
+        }
     }
 
     /// A failed availability request in words for `unreachable`'s detail.
@@ -215,11 +241,13 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                 JSONMember("json_schema", .object([JSONMember("name", .string(schema.name)), JSONMember("schema", schema.schema)])),
             ])))
         }
-        var messages: [ChatTemplate.Message] = []
-        if !instructions.isEmpty { messages.append(.init(role: "system", content: instructions)) }
-        messages.append(.init(role: "user", content: request.prompt))
-        return client.requestBody(messages: messages, model: configuration.model, maxTokens: options.maximumResponseTokens ?? configuration.defaultMaximumResponseTokens,
+        return client.requestBody(messages: Self.messages(instructions: instructions, prompt: request.prompt), model: configuration.model, maxTokens: options.maximumResponseTokens ?? configuration.defaultMaximumResponseTokens,
                                   stream: true, extra: extra)
+    }
+
+    /// The messages of one request: the instructions as the system prompt (none when empty), the prompt as the user's.
+    static func messages(instructions: String, prompt: String) -> [ChatTemplate.Message] {
+        (instructions.isEmpty ? [] : [.init(role: "system", content: instructions)]) + [.init(role: "user", content: prompt)]
     }
 
     /// A non-2xx answer (or an error event inside a stream) as the `GenerationError` it means.

@@ -38,6 +38,9 @@ public struct CallMetrics: Equatable, Sendable {
     public var tokensReceivedReported: Bool
     /// The prompt tokens the plan expected for this call (text, instructions, schema, overheads).
     public var tokensPlanned: Int
+    /// Whether `tokensPlanned` is the backend's own count of the whole
+    /// request, made before sending it (else it is the plan's: chunk plus fixed part).
+    public var tokensPlannedByBackend = false
     /// The backend's own timings, when it reported them.
     public var usage: ResponseUsage?
     /// The answer reproduced a phrase from the middle of its input.

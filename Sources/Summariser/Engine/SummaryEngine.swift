@@ -232,13 +232,17 @@ public struct SummaryEngine: Sendable {
                 let isLast = k == plan.chunks.count - 1
                 let next: String? = isFinal ? nil : (isLast ? configuration.reduceInstructions : instructions(level: level))
                 var caughtBeforeSending = false
+                // The backend's own count of the whole request, when it can give
+                // one, is what this call is planned with and checked against.
+                let exact = await exactPromptTokens(prompt, instructions: instructions(level: level), fixed: fixed)
+                let planned = exact ?? chunk.tokens + fixed
                 do throws(GenerationError) {
-                    if let overflow = await exactOverflow(prompt, fixed: fixed) {
+                    if let exact, exact > window - reserve {
                         caughtBeforeSending = true
-                        throw GenerationError.contextOverflow(overflow)
+                        throw GenerationError.contextOverflow(ContextOverflow(dialect: .apple, promptTokens: exact, contextWindow: window))
                     }
                     results.append(try await call(prompt: prompt, instructions: instructions(level: level), stage: stage, level: level,
-                                                  part: k, plannedTokens: chunk.tokens + fixed, isFinal: isFinal, nextInstructions: next))
+                                                  part: k, planned: (planned, exact != nil), isFinal: isFinal, nextInstructions: next))
                     k += 1
                 } catch .contextOverflow(let overflow) {
                     guard replans.count < configuration.maximumReplans else {
@@ -247,7 +251,7 @@ public struct SummaryEngine: Sendable {
                     let roomBefore = budget.room
                     learn(from: overflow, plannedTokens: chunk.tokens + fixed, chunkTokens: chunk.tokens, fixed: fixed)
                     budget = self.budget(level: level)
-                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: chunk.tokens + fixed,
+                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: planned,
                                                    reportedTokens: overflow.promptTokens, roomBefore: roomBefore, roomAfter: budget.room)
                     replans.append(replan)
                     onEvent(.replanned(replan))
@@ -269,14 +273,13 @@ public struct SummaryEngine: Sendable {
             return results
         }
 
-        /// The overflow the backend would report, found before any call is
-        /// made, when the backend counts `prompt` exactly and the request
-        /// would not leave the response reserve free (the replan then learns
-        /// from the exact count, as from a reported overflow).
-        func exactOverflow(_ prompt: String, fixed: Int) async -> ContextOverflow? {
-            guard let exact = await engine.backend.tokenCount(for: prompt),
-                  exact + fixed > window - reserve else { return nil }
-            return ContextOverflow(dialect: .apple, promptTokens: exact + fixed, contextWindow: window)
+        /// The prompt tokens the backend will charge for this call, before it
+        /// is made: its count of the whole request when it gives one, else its
+        /// count of `prompt` plus the plan's fixed part (Apple's on-device
+        /// model counts text, not requests); nil when it counts neither.
+        func exactPromptTokens(_ prompt: String, instructions: String, fixed: Int) async -> Int? {
+            if let whole = await engine.backend.promptTokens(instructions: instructions, prompt: prompt) { return whole }
+            return await engine.backend.tokenCount(for: prompt).map { $0 + fixed }
         }
 
         /// Raises `scale` so the room shrinks to what the backend's count allows,
@@ -312,13 +315,14 @@ public struct SummaryEngine: Sendable {
         /// One summary of `prompt`: a fresh session, and one retry in another
         /// if the answer copies or cannot be decoded.
         func call(prompt: String, instructions: String, stage: CallMetrics.Stage, level: Int, part: Int,
-                  plannedTokens: Int, isFinal: Bool, nextInstructions: String?) async throws(GenerationError) -> Summary {
+                  planned: (tokens: Int, byBackend: Bool), isFinal: Bool, nextInstructions: String?) async throws(GenerationError) -> Summary {
             var attempt = 1
             while true {
                 if Task.isCancelled { throw .cancelled }
                 let session = takeSession(instructions: instructions)
                 prepareSession(instructions: nextInstructions)
-                var m = CallMetrics(index: metrics.calls.count, stage: stage, level: level, part: part, attempt: attempt, tokensPlanned: plannedTokens)
+                var m = CallMetrics(index: metrics.calls.count, stage: stage, level: level, part: part, attempt: attempt, tokensPlanned: planned.tokens)
+                m.tokensPlannedByBackend = planned.byBackend
                 let summary: Summary
                 do {
                     summary = try await perform(session, prompt: prompt, metrics: &m, isFinal: isFinal)
