@@ -251,7 +251,7 @@ public struct SummaryEngine: Sendable {
                     let roomBefore = budget.room
                     learn(from: overflow, plannedTokens: chunk.tokens + fixed, chunkTokens: chunk.tokens, fixed: fixed)
                     budget = self.budget(level: level)
-                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: planned,
+                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: chunk.tokens + fixed,
                                                    reportedTokens: overflow.promptTokens, roomBefore: roomBefore, roomAfter: budget.room)
                     replans.append(replan)
                     onEvent(.replanned(replan))

@@ -146,13 +146,32 @@ import ContextKit
         #expect(run.replans.count == 1)
         #expect(run.replans.first?.call == 0)
         #expect(run.replans.first.map { $0.reportedTokens! > $0.plannedTokens } == true)
-        // Every request sent fits the window by the backend's own count.
-        for (prompt, call) in zip(backend.log.prompts, run.metrics.calls) {
-            let fixed = call.tokensPlanned - tokenizer.count(prompt)
-            #expect(exact(prompt) + fixed <= 1024 - 150)
+        // Every request sent was planned with the backend's own count, and fits the window by it.
+        let fixed = try #require(run.levels.first?.plan.budget.fixed)
+        for (prompt, call) in zip(backend.log.prompts, run.metrics.calls) where call.stage == .map {
+            #expect(call.tokensPlannedByBackend)
+            #expect(call.tokensPlanned == exact(prompt) + fixed)
+            #expect(call.tokensPlanned <= 1024 - 150)
         }
         let mapPrompts = zip(backend.log.prompts, run.metrics.calls).filter { $0.1.stage == .map }.map(\.0)
         #expect(mapPrompts.joined() == text)
+    }
+
+    @Test func aBackendThatCountsWholeRequestsPlansEveryCallWithItsCount() async throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        // A template that adds 7 tokens around the instructions and the prompt.
+        let count: @Sendable (String, String) -> Int = { tokenizer.count($0) + tokenizer.count($1) + 7 }
+        var backend = FakeBackend(behaviour: Fakes.stub)
+        backend.requestCount = count
+        backend.exactCount = { _ in Issue.record("a backend that counts requests is not asked for text counts"); return 0 }
+        let run = try await engine(backend).summarise(Fakes.text(paragraphs: 20))
+        #expect(run.levels.count >= 2, "map and reduce calls are both checked")
+        #expect(run.replans.isEmpty)
+        for (prompt, call) in zip(backend.log.prompts, run.metrics.calls) {
+            let instructions = call.stage == .map ? SummaryEngine.Configuration.defaultMapInstructions : SummaryEngine.Configuration.defaultReduceInstructions
+            #expect(call.tokensPlannedByBackend)
+            #expect(call.tokensPlanned == count(instructions, prompt))
+        }
     }
 
     @Test func overflowsThatNeverStopAreBounded() async throws {

@@ -35,6 +35,8 @@ struct FakeBackend: LanguageModelBackend {
     var reportsUsage = false
     /// The backend's own exact count of a text, when it has one (Apple's model from 26.4).
     var exactCount: (@Sendable (String) -> Int)? = nil
+    /// The backend's own exact count of a whole request (instructions, prompt), when it has one (a GGUF's template).
+    var requestCount: (@Sendable (String, String) -> Int)? = nil
     var behaviour: FakeBehaviour
 
     var name: String { "fake" }
@@ -42,6 +44,7 @@ struct FakeBackend: LanguageModelBackend {
     func availability() async -> BackendAvailability { available }
     func contextSize() async -> Int? { window }
     func tokenCount(for text: String) async -> Int? { exactCount?(text) }
+    func promptTokens(instructions: String, prompt: String) async -> Int? { requestCount?(instructions, prompt) }
 
     func makeSession(instructions: String) -> any LanguageModelSession {
         Session(backend: self, id: log.newSession(), instructions: instructions)
