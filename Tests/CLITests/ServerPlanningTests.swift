@@ -10,11 +10,11 @@ import TestSupport
 @Suite(.serialized) struct ServerPlanningTests {
     static let ctxkit = ToolRunner(tool: "ctxkit")
 
-    /// About ten pages of the light-station yearbook: several 2,048-token windows of SmolLM2's tokens.
+    /// About eight pages of the light-station yearbook: several 2,048-token windows of SmolLM2's tokens.
     static func document(in scratch: TempDir) throws -> String {
         let path = scratch.path("yearbook.md")
         let python = ProcessInfo.processInfo.environment["CONTEXTKIT_PYTHON"] ?? "/usr/bin/python3"
-        let made = try ChildProcess.run(python, [TestRepository.path("scripts/make-long-document.py").path, "--pages", "10", "-o", path])
+        let made = try ChildProcess.run(python, [TestRepository.path("scripts/make-long-document.py").path, "--pages", "8", "-o", path])
         try #require(made.status == 0, "\(made.output)")
         return path
     }
