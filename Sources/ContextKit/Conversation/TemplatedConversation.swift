@@ -9,7 +9,17 @@ struct TemplatedConversation {
 
     /// The prompt for `messages` (the conversation's tools passed to the
     /// template when `tools`), the assistant's turn opened when `opened`.
+    /// As llama.cpp's server does: a conversation that ends with an assistant
+    /// message is a prefill (the messages before it with the turn opened, then
+    /// its text, left open for the model to continue).
     func render(_ messages: [ChatMessage], tools: Bool, opened: Bool) throws(ConversationError) -> String {
+        if opened, let last = messages.last, last.role == .assistant {
+            return try renderTemplate(Array(messages.dropLast()), tools: tools, opened: true) + last.content
+        }
+        return try renderTemplate(messages, tools: tools, opened: opened)
+    }
+
+    private func renderTemplate(_ messages: [ChatMessage], tools: Bool, opened: Bool) throws(ConversationError) -> String {
         var extra: [String: TemplateValue] = ["messages": .array(messages.map(Self.value))]
         if tools && !conversation.tools.isEmpty { extra["tools"] = .array(conversation.tools.map(Self.value)) }
         do {
@@ -48,7 +58,9 @@ struct TemplatedConversation {
         var ends: [Int] = []
         var isPrefix = true
         for k in 0...messages.count {
-            let part = Array(try render(Array(messages[..<k]), tools: false, opened: false).utf8)
+            // A prefilled last message ends where the prompt ends.
+            let part = k == messages.count && messages.last?.role == .assistant
+                ? bareBytes : Array(try render(Array(messages[..<k]), tools: false, opened: false).utf8)
             if part.count > bareBytes.count || !bareBytes.starts(with: part) || (ends.last.map { part.count < $0 } ?? false) { isPrefix = false; break }
             ends.append(part.count)
         }
@@ -68,7 +80,7 @@ struct TemplatedConversation {
             // ends a conversation its own way): each message is what it adds to the count.
             var before = try tokens(render([], tools: false, opened: false)).count
             for (k, m) in messages.enumerated() {
-                let now = try tokens(render(Array(messages[...k]), tools: false, opened: false)).count
+                let now = k == messages.count - 1 ? bareTokens.count : try tokens(render(Array(messages[...k]), tools: false, opened: false)).count
                 counted.append(.init(index: k, role: m.role, tokens: now - before, firstToken: before + bos, promptBytes: nil))
                 before = now
             }
@@ -87,8 +99,9 @@ struct TemplatedConversation {
 
     /// A message as the template sees it: `role` and `content`, and `name`,
     /// `tool_calls`, `tool_call_id` when the message has them.
+    /// llama.cpp's server gives a `developer` message to the template as `system`.
     static func value(_ m: ChatMessage) -> TemplateValue {
-        var members: [(String, TemplateValue)] = [("role", .string(m.role.rawValue)), ("content", .string(m.content))]
+        var members: [(String, TemplateValue)] = [("role", .string(m.role == .developer ? "system" : m.role.rawValue)), ("content", .string(m.content))]
         if let name = m.name { members.append(("name", .string(name))) }
         if let calls = m.toolCalls { members.append(("tool_calls", value(calls))) }
         if let id = m.toolCallID { members.append(("tool_call_id", .string(id))) }
