@@ -85,7 +85,7 @@ enum ChatCounting {
             let place = m.promptBytes.map { "bytes \(NumberFormat.grouped($0.lowerBound))–\(NumberFormat.grouped($0.upperBound))" } ?? ""
             rows.append([String(m.index), m.role.rawValue, n(m.tokens), "\(NumberFormat.grouped(m.firstToken))–\(NumberFormat.grouped(m.firstToken + m.tokens))", place])
         }
-        rows.append(["", "tools", n(count.tools), "", o.conversation!.tools.isEmpty ? "" : "\(o.conversation!.tools.count) definitions"])
+        rows.append(["", "tools", n(count.tools), "", o.conversation!.tools.isEmpty ? "" : "\(o.conversation!.tools.count) definition\(o.conversation!.tools.count == 1 ? "" : "s")"])
         rows.append(["", "overhead", n(count.overhead), "", count.overheadSource])
         rows.append(["", "total", n(count.total), "", ""])
         var out = display(o.path) + "\n"
