@@ -18,8 +18,8 @@ public enum ChatFraming: Sendable {
     /// The Cookbook's `tokens_per_name`: a message with a `name` costs one more token.
     public static let openAITokensPerName = 1
 
-    /// The framing a profile implies: a GGUF model with a chat template renders
-    /// it; an OpenAI model counts the Cookbook's way, with the profile's
+    /// The framing a profile implies: a GGUF model or a Hugging Face folder
+    /// (its `tokenizer.json` beside a `tokenizer_config.json`) with a chat template renders it; an OpenAI model counts the Cookbook's way, with the profile's
     /// per-message (3) and per-request (3, the reply priming) overheads; any
     /// other profile (Apple's included) its fixed overheads.
     ///
@@ -32,6 +32,16 @@ public enum ChatFraming: Sendable {
                 return .template(try PromptPredictor(gguf: URL(fileURLWithPath: path)))
             } catch let error as ChatTemplateError {
                 throw ConversationError.templateFailed(reason: error.message)
+            }
+        }
+        if case .file(let path) = profile.tokenizer, path.hasSuffix("tokenizer.json") {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            if HuggingFaceConfig.isModel(folder), (try? HuggingFaceConfig(folder))?.chatTemplate != nil {
+                do {
+                    return .template(try PromptPredictor(huggingFace: folder))
+                } catch let error as ChatTemplateError {
+                    throw ConversationError.templateFailed(reason: error.message)
+                }
             }
         }
         if SchemaRuntime.inferred(for: profile) == .openai {

@@ -61,7 +61,13 @@ struct TemplatedConversation {
             // A prefilled last message ends where the prompt ends.
             let part = k == messages.count && messages.last?.role == .assistant
                 ? bareBytes : Array(try render(Array(messages[..<k]), tools: false, opened: false).utf8)
-            if part.count > bareBytes.count || !bareBytes.starts(with: part) || (ends.last.map { part.count < $0 } ?? false) { isPrefix = false; break }
+            if part.count > bareBytes.count || !bareBytes.starts(with: part) || (ends.last.map { part.count < $0 } ?? false) {
+                // A template that writes its default system prompt when there are no
+                // messages (it reads messages[0]) places nothing: the first message starts the prompt.
+                if k == 0 { ends.append(0); continue }
+                isPrefix = false
+                break
+            }
             ends.append(part.count)
         }
         var counted: [ConversationCount.Message] = []
