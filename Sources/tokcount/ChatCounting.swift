@@ -43,7 +43,7 @@ enum ChatCounting {
             outcomes.append(outcome)
         }
         if let limit = options.truncate {
-            return ChatTruncating.run(outcomes, counter: counter, limit: limit, settings: s)
+            return ChatTruncating.run(outcomes, counter: counter, limit: limit, at: options.truncateAt ?? .character, settings: s)
         }
         let failed = outcomes.contains { $0.error != nil }
         let overflowed = outcomes.contains { $0.fit.map { !$0.fits } ?? false }

@@ -175,7 +175,7 @@ enum TokcountCommand {
             }
             if settings.decode { return IDDecoder.run(settings) }
             if let limit = options.truncate { return try Truncating.run(settings, limit: limit, at: options.truncateAt ?? .character) }
-            if options.offsets { return OffsetListing.run(settings) }
+            if options.offsets { return try OffsetListing.run(settings) }
             return Counting.run(settings, terminal: Terminal())
         }
     }

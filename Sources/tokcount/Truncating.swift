@@ -61,7 +61,8 @@ enum Truncating {
 
 /// `--chat FILE --truncate N`: the oldest non-system messages dropped (the last one trimmed) until it fits.
 enum ChatTruncating {
-    static func run(_ outcomes: [ChatCounting.Outcome], counter: ConversationCounter, limit: Int, settings s: TokcountCommand.Settings) -> ExitCode {
+    static func run(_ outcomes: [ChatCounting.Outcome], counter: ConversationCounter, limit: Int, at boundary: TruncationBoundary,
+                    settings s: TokcountCommand.Settings) -> ExitCode {
         guard outcomes.count == 1 else {
             Output.err("tokcount: --chat with --truncate reads one conversation; \(outcomes.count) were given\n")
             return .usage
@@ -69,7 +70,7 @@ enum ChatTruncating {
         let o = outcomes[0]
         guard let conversation = o.conversation, o.error == nil else { return .inputFailed }
         let cut: ConversationTruncation
-        do { cut = try counter.truncate(conversation, to: limit, at: .character) } catch {
+        do { cut = try counter.truncate(conversation, to: limit, at: boundary) } catch {
             Output.err("tokcount: \(ChatCounting.display(o.path)): \(error)\n")
             return .inputFailed
         }
@@ -90,14 +91,11 @@ enum ChatTruncating {
 
 /// `--offsets`: each token's id with its byte and character span.
 enum OffsetListing {
-    static func run(_ s: TokcountCommand.Settings) -> ExitCode {
+    static func run(_ s: TokcountCommand.Settings) throws -> ExitCode {
         let path: String, text: String
         do { (path, text) = try WholeInput.text(s, mode: "--offsets") } catch let e as InputError {
             Output.err("tokcount: \(e.path): \(e.reason)\n")
             return .inputFailed
-        } catch {
-            Output.err("\(error)\n")
-            return .usage
         }
         let spans: [TokenSpan]
         do { spans = try s.tokenizer.spans(text, allowedSpecial: s.special) } catch {
