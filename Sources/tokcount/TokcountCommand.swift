@@ -24,6 +24,10 @@ enum TokcountCommand {
         var binary = false
         var noIgnore = false
         var jobs: Int?
+        var chat: [String] = []
+        var truncate: Int?
+        var truncateAt: TruncationBoundary?
+        var offsets = false
 
         static var declarations: [OptionDeclaration<Self>] {
             [
@@ -43,6 +47,10 @@ enum TokcountCommand {
                 .flag("binary", help: "Count files that contain NUL bytes instead of refusing (named files) or skipping (folders) them.", \.binary),
                 .flag("no-ignore", help: "In folders, do not skip what .gitignore ignores (.git itself is still skipped).", \.noIgnore),
                 .option("jobs", short: "j", value: "N", help: "Worker threads (default: one per core). Counts never depend on it.", \.jobs, .integer(minimum: 1)),
+                .repeated("chat", value: "FILE|-", help: "Count a conversation as the model sees it (repeatable): an OpenAI-style request body {\"messages\": [...], \"tools\": [...]} or an array of messages, rendered with a .gguf model's chat template, or framed with OpenAI's published constants or Apple's session overhead. Shows each message, the tools and the overhead apart.", \.chat),
+                .option("truncate", value: "N", help: "Print the longest prefix of the input that is at most N tokens, cut on a character boundary (exit 4 when it cut). With --chat, drop the oldest non-system messages first (the last one left is trimmed) until the conversation fits N tokens, and print it as JSON.", \.truncate, .integer(minimum: 0)),
+                .choice("truncate-at", value: "character|grapheme|word|line", help: "Where --truncate may cut: any character (default), a grapheme cluster boundary, before a word, or at the start of a line.", \.truncateAt),
+                .flag("offsets", help: "Print each token's id with its byte and character span in the input (characters are Unicode scalars); with --json, one document.", \.offsets),
             ]
         }
     }
@@ -70,7 +78,8 @@ enum TokcountCommand {
         has no public tokenizer, and the line says how the number was estimated.
 
         Exit status: 0 all inputs counted, 1 some input could not be read (the others
-        are still shown), 2 usage error, 3 some input overflows (only with --check).
+        are still shown), 2 usage error, 3 some input overflows (only with --check),
+        4 --truncate cut the input (0 when it already fitted).
         """
     )
 
@@ -157,6 +166,7 @@ enum TokcountCommand {
                 return .ok
             }
             var settings = try settings(from: options, catalog: catalog)
+            if !options.chat.isEmpty { return try ChatCounting.run(options.chat, options: options, settings: settings) }
             if settings.paths.isEmpty {
                 guard !Terminal.stdinIsTerminal else {
                     throw UsageError(tool: spec.name, "no input: name files or folders, or pipe text in (- reads standard input)")
@@ -164,6 +174,8 @@ enum TokcountCommand {
                 settings.paths = ["-"]
             }
             if settings.decode { return IDDecoder.run(settings) }
+            if let limit = options.truncate { return try Truncating.run(settings, limit: limit, at: options.truncateAt ?? .character) }
+            if options.offsets { return try OffsetListing.run(settings) }
             return Counting.run(settings, terminal: Terminal())
         }
     }

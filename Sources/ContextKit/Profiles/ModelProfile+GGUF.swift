@@ -46,9 +46,7 @@ extension ModelProfile {
         } else {
             do {
                 let predictor = try PromptPredictor(gguf: url)
-                let one = try predictor.promptTokens([.init(role: "user", content: "")])
-                let two = try predictor.promptTokens([.init(role: "user", content: ""), .init(role: "assistant", content: "")])
-                overheads = .init(perRequest: one - (two - one), perMessage: two - one)
+                overheads = try .init(measuredBy: predictor)
                 provenance.append("overheads from tokenizer.chat_template" + (predictor.addsBOS ? " and the BOS token" : ""))
             } catch {
                 throw ProfileError.modelFile(path: url.path, reason: "its chat template cannot be rendered (\(error)); give another profile with -m")
@@ -58,5 +56,19 @@ extension ModelProfile {
                   summary: [file.name, file.architecture].compactMap { $0 }.joined(separator: ", "),
                   contextWindow: window, tokenizer: .file(url.path), overheads: overheads)
         self.provenance = provenance
+    }
+}
+
+extension ModelProfile.Overheads {
+    /// The overheads a chat template adds, measured by rendering it:
+    /// `perMessage` is what a second empty message adds, `perRequest` the rest
+    /// of an empty user message's framing (a default system prompt, BOS, the
+    /// opened assistant turn), so `request(messages: n)` is `n` empty messages' framing.
+    ///
+    /// - Throws: `ChatTemplateError` when the template cannot render them.
+    init(measuredBy predictor: PromptPredictor) throws {
+        let one = try predictor.promptTokens([.init(role: "user", content: "")])
+        let two = try predictor.promptTokens([.init(role: "user", content: ""), .init(role: "assistant", content: "")])
+        self.init(perRequest: one - (two - one), perMessage: two - one)
     }
 }
