@@ -24,6 +24,12 @@ enum TokcountCommand {
         var binary = false
         var noIgnore = false
         var jobs: Int?
+        var jsonl = false
+        var field: String?
+        var idField: String?
+        var summary = false
+        var merge = false
+        var maxRecordBytes: Int?
 
         static var declarations: [OptionDeclaration<Self>] {
             [
@@ -43,6 +49,12 @@ enum TokcountCommand {
                 .flag("binary", help: "Count files that contain NUL bytes instead of refusing (named files) or skipping (folders) them.", \.binary),
                 .flag("no-ignore", help: "In folders, do not skip what .gitignore ignores (.git itself is still skipped).", \.noIgnore),
                 .option("jobs", short: "j", value: "N", help: "Worker threads (default: one per core). Counts never depend on it.", \.jobs, .integer(minimum: 1)),
+                .flag("jsonl", help: "Read JSON Lines (files or standard input), one record per line, and print one JSON line per record in input order: {\"id\":…,\"tokens\":N,\"characters\":N,\"bytes\":N,\"fits\":…}, or {\"id\"?,\"line\":N,\"error\":\"…\"} for a record that cannot be counted (exit status 1 then).", \.jsonl),
+                .option("field", value: "PATH", help: "With --jsonl: the record's text field, a dotted path such as body or turns.0.content (default: text).", \.field),
+                .option("id-field", value: "PATH", help: "With --jsonl: the field passed through as each output line's id (default: id).", \.idField),
+                .flag("summary", help: "With --jsonl: print one mergeable summary line (records, tokens, characters, bytes, failed, a token-length histogram, the longest records) instead of a line per record.", \.summary),
+                .flag("merge", help: "Add up summary lines made by --jsonl --summary (files or standard input) into one, exactly as one process would have made it.", \.merge),
+                .option("max-record-bytes", value: "N", help: "With --jsonl: the longest line read (default: 67,108,864 bytes, 64 MiB); a longer one is skipped and reported, and the others go on.", \.maxRecordBytes, .integer(minimum: 1)),
             ]
         }
     }
@@ -156,6 +168,7 @@ enum TokcountCommand {
                 Output.out(ModelList.render(catalog))
                 return .ok
             }
+            if options.merge { return try JSONLMode.merge(options) }
             var settings = try settings(from: options, catalog: catalog)
             if settings.paths.isEmpty {
                 guard !Terminal.stdinIsTerminal else {
@@ -163,6 +176,7 @@ enum TokcountCommand {
                 }
                 settings.paths = ["-"]
             }
+            if options.jsonl || JSONLMode.needsJSONL(options) { return try JSONLMode.run(options, settings) }
             if settings.decode { return IDDecoder.run(settings) }
             return Counting.run(settings, terminal: Terminal())
         }

@@ -9,13 +9,14 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: ContextKit")
 struct FuzzRegressionTests {
-    static let targets = ["schema-json", "schema-swift", "chunk-planner"]
+    static let targets = ["schema-json", "schema-swift", "chunk-planner", "jsonl"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
         case "schema-json": return ContextKitFuzzProperties.schemaJSON(bytes)
         case "schema-swift": return ContextKitFuzzProperties.schemaSwift(bytes)
         case "chunk-planner": return PlannerFuzzProperties.plan(bytes)
+        case "jsonl": return CorpusFuzzProperties.jsonl(bytes)
         default: return "no property for \(target)"
         }
     }
@@ -25,6 +26,8 @@ struct FuzzRegressionTests {
                         Array(##"{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}"##.utf8), [0x22, 0xFF, 0x22]],
         "schema-swift": [[], Array("@Generable struct".utf8), Array("@Generable struct A { @Guide(description: \"".utf8),
                          Array("@Generable enum E { case a, b }\n@Generable struct S { var e: E; var s: [S] }".utf8)],
+        "jsonl": [[], [5, 3], [47, 3] + Array("{\"text\":\"a\"}\r\n\n   \n{\"id\":1,\"text\":\"\\ud83d\\ude00\"}\r\n[1]\n{\"text\":\"\\ud800\"}".utf8),
+                  [2, 1] + Array("{\"text\":\"much too long\"}\r\n{}\r".utf8), [47, 39] + Array(repeating: 0x0A, count: 100) + [0xFF, 0x0D]],
         "chunk-planner": [[0, 0, 0], [1, 0, 0] + Array("👩‍👩‍👧‍👦".utf8), [2, 3, 4] + Array(repeating: 0x0A, count: 3000), [3, 255, 0] + [0xFF, 0xC3]],
     ]
 
