@@ -166,6 +166,31 @@ import TokenKit
         #expect(empty.stderr.contains("no summary lines"))
     }
 
+    /// 110 MB of records through a pipe, one of them a single 100 MB line:
+    /// that one is refused alone (over the 64 MiB default), the others are
+    /// counted, and the process stays small (it never holds the big line).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")), .timeLimit(.minutes(5)))
+    func jsonlRecordsStreamInBoundedMemory() throws {
+        let dir = try TempDir()
+        let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
+        let rss = dir.path("rss")
+        let producer = #"{ printf '{"id":"a","text":"before"}\n{"id":"huge","text":"'; head -c 100000000 /dev/zero | tr '\0' a; "#
+            + #"printf '"}\n'; yes '{"id":"s","text":"lorem ipsum dolor sit amet, consectetur adipiscing elit"}' | head -n 150000; }"#
+        let errors = dir.path("errors")
+        let r = try ToolRunner.runProgram("/bin/sh", ["-c", "\(producer) | /usr/bin/time -o \(rss) -f %M \(binary) --jsonl --summary - 2>\(errors)"])
+        #expect(r.status == 1)
+        let stderr = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(stderr.contains("standard input: line 2: the line is 100,000,023 bytes, over the limit of 67,108,864 (at byte offset 27)"), "\(stderr)")
+        let summary = try r.json()
+        #expect(summary["records"] as? Int == 150_001)
+        #expect(summary["failed"] as? Int == 1)
+        #expect(summary["tokens"] as? Int == 1 + 150_000 * (try o200k("lorem ipsum dolor sit amet, consectetur adipiscing elit")))
+        // /usr/bin/time says "Command exited with non-zero status 1" first: the size is the last line.
+        let timeOutput = try String(contentsOfFile: rss, encoding: .utf8)
+        let kilobytes = timeOutput.split(separator: "\n").last.flatMap { Int($0) } ?? .max
+        #expect(kilobytes < 200_000, "peak RSS: \(timeOutput)")
+    }
+
     @Test func optionsThatNeedJSONLSaySo() throws {
         let r = try tokcount.run(["--summary"], stdin: Data("x".utf8))
         #expect(r.status == 2)
