@@ -172,19 +172,19 @@ def main() -> None:
              "(the machine was shared with other builds: wall figures are disturbed, CPU figures much less).",
              "Texts are UDHR paragraphs in many languages; MB are of the texts' UTF-8 (the JSONL files are a little larger).",
              "gigatoken is not installed here, so it has no row.", "",
-             "| records | counter | records | text MB | wall s | CPU s | records/s (wall) | MB/s (wall) | MB per CPU-second |",
+             "| size | counter | records | text MB | wall s | CPU s | records/s (wall) | MB/s (wall) | MB per CPU-second |",
              "|---|---|--:|--:|--:|--:|--:|--:|--:|"]
     for name, who, count, text_mb, file_mb, wall, cpu in rows:
         lines.append(f"| {name} | {who} | {count:,} | {text_mb:.2f} | {wall:.2f} | {cpu:.2f} | {rate(count, wall)} | {text_mb / wall:.2f} | {text_mb / cpu:.2f} |")
     if spark_rows:
         lines += ["", "Spark local[2] (`examples/spark/count_tokens.py`, 2 partitions, saveAsTextFile; the job's time after the "
                   "SparkContext started, which is JVM and Python-worker start-up for small inputs):", "",
-                  "| records | records | text MB | job s | records/s | MB/s |", "|---|--:|--:|--:|--:|--:|"]
+                  "| size | records | text MB | job s | records/s | MB/s |", "|---|--:|--:|--:|--:|--:|"]
         for name, count, text_mb, seconds, code in spark_rows:
             if seconds is None:
                 lines.append(f"| {name} | {count:,} | {text_mb:.2f} | failed (exit {code}) | | |")
             else:
-                lines.append(f"| {name} | {count:,} | {text_mb:.2f} | {seconds:.1f} | {rate(count, seconds)} | {text_mb / seconds:.2f} |")
+                lines.append(f"| {name} | {count:,} | {text_mb:.2f} | {seconds:.1f} | {rate(count, seconds)} | {text_mb / seconds:.3f} |")
     if overhead:
         cpu_jsonl, cpu_plain, cpu_start = overhead
         share = (cpu_jsonl - cpu_plain) / max(cpu_plain - cpu_start, 1e-9)
