@@ -98,7 +98,9 @@ import Testing
         #expect(totals["tokens"] as? Int == total)
         let whole = try ToolRunner(tool: "tokcount").run(["--jsonl", "--summary", dataset])
         #expect(try JSONSerialization.jsonObject(with: whole.stdoutBytes) as? NSDictionary == totals as NSDictionary)
-        print("SparkJobTests: \(log.split(separator: "\n").last { $0.hasPrefix("count_tokens: \(Self.records) records") } ?? "")")
+        // Spark's progress bar may share the line (it ends in \r): print from the script's own words on.
+        let countLine = log.range(of: "count_tokens: \(Self.records) records").map { String(log[$0.lowerBound...].prefix { $0 != "\n" }) }
+        print("SparkJobTests: \(countLine ?? "")")
         print("SparkJobTests: \(summaryLog.split(separator: "\n").last { $0.hasPrefix("summarise_tokens:") } ?? "")")
         print("SparkJobTests: tiktoken o200k_base: \(Self.records) records, \(total) tokens, \(mismatches) mismatches")
     }
