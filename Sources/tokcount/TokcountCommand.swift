@@ -28,6 +28,12 @@ enum TokcountCommand {
         var truncate: Int?
         var truncateAt: TruncationBoundary?
         var offsets = false
+        var jsonl = false
+        var field: String?
+        var idField: String?
+        var summary = false
+        var merge = false
+        var maxRecordBytes: Int?
 
         static var declarations: [OptionDeclaration<Self>] {
             [
@@ -51,6 +57,12 @@ enum TokcountCommand {
                 .option("truncate", value: "N", help: "Print the longest prefix of the input that is at most N tokens, cut on a character boundary (exit 4 when it cut). With --chat, drop the oldest non-system messages first (the last one left is trimmed) until the conversation fits N tokens, and print it as JSON.", \.truncate, .integer(minimum: 0)),
                 .choice("truncate-at", value: "character|grapheme|word|line", help: "Where --truncate may cut: any character (default), a grapheme cluster boundary, before a word, or at the start of a line.", \.truncateAt),
                 .flag("offsets", help: "Print each token's id with its byte and character span in the input (characters are Unicode scalars); with --json, one document.", \.offsets),
+                .flag("jsonl", help: "Read JSON Lines (files or standard input), one record per line, and print one JSON line per record in input order: {\"id\":…,\"tokens\":N,\"characters\":N,\"bytes\":N,\"fits\":…}, or {\"id\"?,\"line\":N,\"error\":\"…\"} for a record that cannot be counted (exit status 1 then).", \.jsonl),
+                .option("field", value: "PATH", help: "With --jsonl: the record's text field, a dotted path such as body or turns.0.content (default: text).", \.field),
+                .option("id-field", value: "PATH", help: "With --jsonl: the field passed through as each output line's id (default: id).", \.idField),
+                .flag("summary", help: "With --jsonl: print one mergeable summary line (records, tokens, characters, bytes, failed, a token-length histogram, the longest records) instead of a line per record.", \.summary),
+                .flag("merge", help: "Add up summary lines made by --jsonl --summary (files or standard input) into one, exactly as one process would have made it.", \.merge),
+                .option("max-record-bytes", value: "N", help: "With --jsonl: the longest line read (default: 67,108,864 bytes, 64 MiB); a longer one is skipped and reported, and the others go on.", \.maxRecordBytes, .integer(minimum: 1)),
             ]
         }
     }
@@ -165,6 +177,7 @@ enum TokcountCommand {
                 Output.out(ModelList.render(catalog))
                 return .ok
             }
+            if options.merge { return try JSONLMode.merge(options) }
             var settings = try settings(from: options, catalog: catalog)
             if !options.chat.isEmpty { return try ChatCounting.run(options.chat, options: options, settings: settings) }
             if settings.paths.isEmpty {
@@ -173,6 +186,7 @@ enum TokcountCommand {
                 }
                 settings.paths = ["-"]
             }
+            if options.jsonl || JSONLMode.needsJSONL(options) { return try JSONLMode.run(options, settings) }
             if settings.decode { return IDDecoder.run(settings) }
             if let limit = options.truncate { return try Truncating.run(settings, limit: limit, at: options.truncateAt ?? .character) }
             if options.offsets { return try OffsetListing.run(settings) }

@@ -9,7 +9,7 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: ContextKit")
 struct FuzzRegressionTests {
-    static let targets = ["schema-json", "schema-swift", "chunk-planner", "chat"]
+    static let targets = ["schema-json", "schema-swift", "chunk-planner", "chat", "jsonl"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -17,6 +17,7 @@ struct FuzzRegressionTests {
         case "schema-swift": return ContextKitFuzzProperties.schemaSwift(bytes)
         case "chunk-planner": return PlannerFuzzProperties.plan(bytes)
         case "chat": return ConversationFuzzProperties.chat(bytes)
+        case "jsonl": return CorpusFuzzProperties.jsonl(bytes)
         default: return "no property for \(target)"
         }
     }
@@ -29,6 +30,8 @@ struct FuzzRegressionTests {
         "chat": [[], Array("[\n{\"role\": \"user\", \"content\": \"x\"".utf8), Array(#"[{"role":"assistant","content":null,"tool_calls":[]}]"#.utf8),
                  Array(#"{"messages":[{"role":"user","content":[{"type":"text","text":"<|im_start|>"}]}],"tools":[{"type":"function","function":{"name":"f"}}]}"#.utf8),
                  Array(#"[{"role":"assistant","content":"prefill"}]"#.utf8), [0x5B, 0xFF, 0x5D]],
+        "jsonl": [[], [5, 3], [47, 3] + Array("{\"text\":\"a\"}\r\n\n   \n{\"id\":1,\"text\":\"\\ud83d\\ude00\"}\r\n[1]\n{\"text\":\"\\ud800\"}".utf8),
+                  [2, 1] + Array("{\"text\":\"much too long\"}\r\n{}\r".utf8), [47, 39] + Array(repeating: 0x0A, count: 100) + [0xFF, 0x0D]],
         "chunk-planner": [[0, 0, 0], [1, 0, 0] + Array("👩‍👩‍👧‍👦".utf8), [2, 3, 4] + Array(repeating: 0x0A, count: 3000), [3, 255, 0] + [0xFF, 0xC3]],
     ]
 

@@ -18,6 +18,17 @@ public enum TestRepository {
         return root.deletingLastPathComponent().appendingPathComponent("shared")
     }()
 
+    /// The test venv's Python with the peers (tiktoken, pyspark, …), made by
+    /// `scripts/python-env`: `$CONTEXTKIT_PYTHON`, else the venv in the cache.
+    public static let python: URL? = {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates = [
+            environment["CONTEXTKIT_PYTHON"],
+            (environment["CONTEXTKIT_CACHE"] ?? (NSHomeDirectory() + "/.cache/contextkit")) + "/venv/bin/python",
+        ].compactMap { $0 }
+        return candidates.map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
     /// Under CI every suite must run: a missing peer or server is a failure, not a skip.
     public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 }

@@ -4,14 +4,7 @@ import TestSupport
 /// The test venv's Python with the peers (tiktoken, bpe-openai), made by
 /// `scripts/python-env`. `scripts/test` creates it before the tests run.
 enum PythonPeer {
-    static let python: URL? = {
-        let environment = ProcessInfo.processInfo.environment
-        let candidates = [
-            environment["CONTEXTKIT_PYTHON"],
-            (environment["CONTEXTKIT_CACHE"] ?? (NSHomeDirectory() + "/.cache/contextkit")) + "/venv/bin/python",
-        ].compactMap { $0 }
-        return candidates.map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let python: URL? = TestRepository.python
 
     /// Runs a repository script with the venv's Python; returns its standard output.
     static func run(script: String, arguments: [String]) throws -> Data {
