@@ -233,6 +233,8 @@ func informationalPreTokenizer(_ steps: [SplitStep]) throws -> PreTokenizer {
     case .characters(.number, _)?: return .regex(try RegexPreTokenizer(pattern: #"\p{N}"#))
     case .characters(.punctuation, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\p{P}\$\+<=>\^~\|`]+"#))
     case .characters(.lineBreak, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\r\n]"#))
+    case .characters(.whitespace, _)?: return .regex(try RegexPreTokenizer(pattern: #"\s"#))
+    case .characters(.bertPunctuation, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\p{P}\$\+<=>\^~\|`]"#))
     case .digitTriples?: return .regex(try RegexPreTokenizer(pattern: "[0-9][0-9][0-9]"))
     case nil: return .regex(try RegexPreTokenizer(pattern: #"(?s).+"#))
     }
