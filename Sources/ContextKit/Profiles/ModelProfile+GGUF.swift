@@ -21,7 +21,7 @@ extension ModelProfile {
         do {
             file = try GGUFFile(contentsOf: url)
         } catch ModelFileError.unrecognizedFormat {
-            throw ProfileError.modelFile(path: url.path, reason: "it is not a GGUF model, and only a GGUF file gives a profile (to count with another tokenizer file, use -e FILE)")
+            throw ProfileError.modelFile(path: url.path, reason: "it is not a GGUF model, and only a GGUF file or a Hugging Face model folder gives a profile (to count with another tokenizer file, use -e FILE)")
         } catch {
             throw ProfileError.modelFile(path: url.path, reason: "\(error)")
         }
@@ -44,9 +44,7 @@ extension ModelProfile {
         } else {
             do {
                 let predictor = try PromptPredictor(gguf: url)
-                let one = try predictor.promptTokens([.init(role: "user", content: "")])
-                let two = try predictor.promptTokens([.init(role: "user", content: ""), .init(role: "assistant", content: "")])
-                overheads = .init(perRequest: one - (two - one), perMessage: two - one)
+                overheads = try Self.measuredOverheads(predictor)
                 provenance.append("overheads from tokenizer.chat_template" + (predictor.addsBOS ? " and the BOS token" : ""))
             } catch {
                 throw ProfileError.modelFile(path: url.path, reason: "its chat template cannot be rendered (\(error)); give another profile with -m")
@@ -56,5 +54,15 @@ extension ModelProfile {
                   summary: [file.name, file.architecture].compactMap { $0 }.joined(separator: ", "),
                   contextWindow: window, tokenizer: .file(url.path), overheads: overheads)
         self.provenance = provenance
+    }
+
+    /// The overheads a chat template adds, measured by rendering it:
+    /// `perMessage` is what a second (empty) message adds, `perRequest` the
+    /// rest of one empty user message's framing. Model files of every format
+    /// share this rule, so their profiles compare.
+    static func measuredOverheads(_ predictor: PromptPredictor) throws -> Overheads {
+        let one = try predictor.promptTokens([.init(role: "user", content: "")])
+        let two = try predictor.promptTokens([.init(role: "user", content: ""), .init(role: "assistant", content: "")])
+        return .init(perRequest: one - (two - one), perMessage: two - one)
     }
 }
