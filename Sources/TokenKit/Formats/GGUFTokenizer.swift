@@ -2,7 +2,8 @@
 /// semantics (what its `llama_tokenize` returns with special tokens not parsed).
 extension GGUFFile {
     /// The tokenizer algorithms this reader implements, for error messages.
-    static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)"]
+    static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)",
+                                      "Gemma 4 BPE (tokenizer.ggml.model = gemma4)"]
 
     /// What llama.cpp's other `tokenizer.ggml.model` values are.
     private static let otherTokenizers: [String: String] = [
@@ -10,7 +11,6 @@ extension GGUFFile {
         "t5": "Unigram (tokenizer.ggml.model = t5)",
         "rwkv": "RWKV trie (tokenizer.ggml.model = rwkv)",
         "plamo2": "PLaMo-2 (tokenizer.ggml.model = plamo2)",
-        "gemma4": "Gemma 4 BPE (tokenizer.ggml.model = gemma4)",
         "hybriddna": "hybrid DNA (tokenizer.ggml.model = hybriddna)",
         "whitespace": "whitespace BPE (tokenizer.ggml.model = whitespace)",
     ]
@@ -31,6 +31,7 @@ extension GGUFFile {
         switch model {
         case "gpt2": return try mergeListTokenizer()
         case "llama": return try sentencePieceTokenizer()
+        case "gemma4": return try gemma4Tokenizer()
         case "no_vocab", "none": throw ModelFileError.missing(path: path, key: "a vocabulary (tokenizer.ggml.model is \(model))")
         default:
             throw ModelFileError.unsupportedTokenizer(path: path, name: Self.otherTokenizers[model] ?? "'\(model)'", supported: Self.supportedTokenizers)
@@ -199,6 +200,51 @@ extension GGUFFile {
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: addSpacePrefix),
             summary: "SentencePiece BPE (llama.cpp SPM)")
         return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
+                         specialTokens: builder.specialTokens, pipeline: pipeline)
+    }
+
+    // MARK: Gemma 4 BPE (`gemma4`)
+
+    /// llama.cpp's `gemma4`: merge-list BPE over raw UTF-8 characters (not
+    /// byte-level), spaces written as `▁` first, the text cut into runs of
+    /// newlines and runs of anything else; a run of newlines that is a token
+    /// is that token; a final symbol that is no token becomes its bytes'
+    /// `<0xNN>` tokens.
+    private func gemma4Tokenizer() throws -> Tokenizer {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
+        var byteIDs = [UInt32](repeating: .max, count: 256)
+        var builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+            if type == .byte, let b = Self.byteTokenValue(text) {
+                byteIDs[Int(b)] = UInt32(id)
+                builder.addDecodeOnly(id, bytes: [b])
+                return
+            }
+            builder.addMergeable(id, bytes: text, decodesTo: Self.unescapingSpaces(text))
+        }
+        let vocabulary = try builder.vocabulary()
+        guard let merges = entry("tokenizer.ggml.merges") else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.merges") }
+        guard merges.elementType == .string else { throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.merges is not an array of strings") }
+        let pairs = PairTable(capacity: merges.count)
+        var rank: UInt32 = 0
+        forEachString(merges) { merge in
+            defer { rank += 1 }
+            // llama.cpp splits at the first space after the first byte; the halves are raw UTF-8.
+            guard merge.count > 2, let space = merge.indices.dropFirst().first(where: { merge[$0] == 0x20 }) else { return }
+            var bytes = Array(merge[..<space])
+            let split = bytes.count
+            bytes.append(contentsOf: merge[(space + 1)...])
+            bytes.withUnsafeBufferPointer { Self.insertMerge($0, split: split, rank: rank, vocabulary, pairs) }
+        }
+        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: false, ignoreMerges: false, byteIDs: byteIDs,
+                                       unknownID: .max, fuseUnknown: false, byteFallback: true, wholeNewlineRuns: true)
+        let steps = [try SplitStep.split(pattern: "[^\\n]+|[\\n]+")]
+        let pipeline = OpenModelPipeline(
+            model: .mergeList(encoder), normalizer: .replace(pattern: [0x20], content: Self.metaSpace), steps: steps,
+            addedTokens: AddedTokenMatcher(builder.addedTokens),
+            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+            summary: "Gemma 4 BPE (llama.cpp gemma4)")
+        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
                          specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 
