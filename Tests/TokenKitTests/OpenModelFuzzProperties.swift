@@ -58,20 +58,25 @@ enum OpenModelFuzzProperties {
               case .openModel(let pipeline) = tokenizer.model, case .wordPiece(let encoder) = pipeline.model else { return nil }
         var expected: [Int] = []
         for word in pipeline.pieces(of: text) {
-            let scalars = Array(word.unicodeScalars)
-            guard scalars.count <= encoder.maxInputCharsPerWord else { expected.append(Int(encoder.unknownID)); continue }
-            var pieces: [Int] = [], start = 0
-            while start < scalars.count {
-                var stop = scalars.count
-                var found: Int? = nil
-                while stop > start {
-                    var piece = Array((start > 0 ? "##" : "").utf8) + Array(String(String.UnicodeScalarView(scalars[start..<stop])).utf8)
-                    if let id = piece.withUnsafeMutableBufferPointer({ tokenizer.vocabulary.id(of: $0.baseAddress!, count: $0.count) }) { found = Int(id); break }
-                    stop -= 1
+            let bytes = Array(word.utf8)
+            // Character boundaries: tokenizers shortens a candidate one character at a time.
+            let cuts = bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 } + [bytes.count]
+            guard cuts.count - 1 <= encoder.maxInputCharsPerWord else { expected.append(Int(encoder.unknownID)); continue }
+            var pieces: [Int] = [], k = 0
+            while k < cuts.count - 1 {
+                var candidate = Array((k > 0 ? "##" : "").utf8) + bytes[cuts[k]...]
+                let offset = cuts[k] - (k > 0 ? 2 : 0)
+                var found: (id: Int, end: Int)? = nil
+                for e in stride(from: cuts.count - 1, to: k, by: -1) {
+                    if let id = candidate.withUnsafeMutableBufferPointer({ tokenizer.vocabulary.id(of: $0.baseAddress!, count: cuts[e] - offset) }) {
+                        found = (Int(id), e)
+                        break
+                    }
                 }
-                guard let id = found else { pieces = [Int(encoder.unknownID)]; break }
+                guard let (id, e) = found else { pieces = [Int(encoder.unknownID)]; break }
                 pieces.append(id)
-                start = stop
+                k = e
+                candidate.removeAll()
             }
             expected += pieces
         }
