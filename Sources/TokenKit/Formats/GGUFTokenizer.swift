@@ -214,7 +214,7 @@ extension GGUFFile {
         let tokens = try tokensEntry()
         let types = try tokenTypes(count: tokens.count)
         var byteIDs = [UInt32](repeating: .max, count: 256)
-        var builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+        let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
             if type == .byte, let b = Self.byteTokenValue(text) {
                 byteIDs[Int(b)] = UInt32(id)
                 builder.addDecodeOnly(id, bytes: [b])
