@@ -3,11 +3,10 @@
 extension GGUFFile {
     /// The tokenizer algorithms this reader implements, for error messages.
     static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)",
-                                      "Gemma 4 BPE (tokenizer.ggml.model = gemma4)"]
+                                      "Gemma 4 BPE (tokenizer.ggml.model = gemma4)", "WordPiece (tokenizer.ggml.model = bert)"]
 
     /// What llama.cpp's other `tokenizer.ggml.model` values are.
     private static let otherTokenizers: [String: String] = [
-        "bert": "WordPiece (tokenizer.ggml.model = bert)",
         "t5": "Unigram (tokenizer.ggml.model = t5)",
         "rwkv": "RWKV trie (tokenizer.ggml.model = rwkv)",
         "plamo2": "PLaMo-2 (tokenizer.ggml.model = plamo2)",
@@ -32,6 +31,7 @@ extension GGUFFile {
         case "gpt2": return try mergeListTokenizer()
         case "llama": return try sentencePieceTokenizer()
         case "gemma4": return try gemma4Tokenizer()
+        case "bert": return try wordPieceTokenizer()
         case "no_vocab", "none": throw ModelFileError.missing(path: path, key: "a vocabulary (tokenizer.ggml.model is \(model))")
         default:
             throw ModelFileError.unsupportedTokenizer(path: path, name: Self.otherTokenizers[model] ?? "'\(model)'", supported: Self.supportedTokenizers)
@@ -245,6 +245,47 @@ extension GGUFFile {
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
             summary: "Gemma 4 BPE (llama.cpp gemma4)")
         return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+                         specialTokens: builder.specialTokens, pipeline: pipeline)
+    }
+
+    // MARK: WordPiece (`bert`)
+
+    /// llama.cpp's WPM: BERT's normalizer and pre-tokenizer, then greedy
+    /// longest match over `▁word`, where the vocabulary writes word starts
+    /// with `▁` and continuations plainly (Hugging Face's `##` form turned
+    /// round); a word with a position nothing matches is the unknown token.
+    private func wordPieceTokenizer() throws -> Tokenizer {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
+        var starts = VocabularyBuilder(path: path, capacity: tokens.count)
+        var startIDs: [UInt32] = []
+        let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+            if text.starts(with: Self.metaSpace), text.count > Self.metaSpace.count {
+                starts.addMergeable(startIDs.count, bytes: text.dropFirst(Self.metaSpace.count))
+                startIDs.append(UInt32(id))
+                builder.addMergeable(id, bytes: text, decodesTo: [0x20] + Array(text.dropFirst(Self.metaSpace.count)))
+            } else {
+                builder.addMergeable(id, bytes: text)
+            }
+        }
+        let vocabulary = try builder.vocabulary()
+        guard let unknown = (integer(forKey: "tokenizer.ggml.unknown_token_id").flatMap { (0..<tokens.count).contains($0) ? UInt32($0) : nil })
+                ?? builder.specialTokens["[UNK]"].map(UInt32.init) else {
+            throw ModelFileError.missing(path: path, key: "tokenizer.ggml.unknown_token_id")
+        }
+        guard let encoder = WordPieceEncoder(words: try starts.vocabulary(), wordIDs: startIDs, continuations: vocabulary,
+                                             unknownID: unknown, maxInputCharsPerWord: .max) else {
+            throw ModelFileError.malformed(path: path, reason: "the vocabulary is too large for a WordPiece trie (\(tokens.count) tokens)")
+        }
+        let pipeline = OpenModelPipeline(
+            model: .wordPiece(encoder),
+            normalizer: .bert(BertNormalizer(cleanText: true, handleChineseChars: true, stripAccents: bool(forKey: "tokenizer.ggml.normalizer.strip_accents"),
+                                             lowercase: bool(forKey: "tokenizer.ggml.normalizer.lowercase") ?? true)),
+            steps: BertPreTokenizer.steps,
+            addedTokens: AddedTokenMatcher(builder.addedTokens),
+            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: true),
+            summary: "WordPiece (llama.cpp WPM)")
+        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(BertPreTokenizer.steps),
                          specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 

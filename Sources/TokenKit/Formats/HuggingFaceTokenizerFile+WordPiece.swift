@@ -32,16 +32,15 @@ extension HuggingFaceTokenizerFile {
         }
         try addAddedTokens(root, path: path, into: &builder)
         let vocabulary = try builder.vocabulary()
-        // A vocabulary with no continuation tokens still needs a (one-entry) trie.
-        if continuationIDs.isEmpty { rest.addMergeable(0, bytes: [0xFF]); continuationIDs.append(.max) }
-        let continuations = try rest.vocabulary()
-
         let unknownName = model["unk_token"]?.stringValue ?? "[UNK]"
         var unknownText = Array(unknownName.utf8)
         guard let unknownID = vocabulary.id(of: &unknownText, count: unknownText.count) else {
             throw ModelFileError.malformed(path: path, reason: "the WordPiece unk_token \(unknownName.debugDescription) is not in model.vocab")
         }
-        guard let encoder = WordPieceEncoder(vocabulary: vocabulary, continuations: continuations, continuationIDs: continuationIDs,
+        // A vocabulary with no continuation tokens still needs a (one-entry) trie.
+        if continuationIDs.isEmpty { rest.addMergeable(0, bytes: [0xFF]); continuationIDs.append(unknownID) }
+        let continuations = try rest.vocabulary()
+        guard let encoder = WordPieceEncoder(words: vocabulary, continuations: continuations, continuationIDs: continuationIDs,
                                              unknownID: unknownID, maxInputCharsPerWord: maxChars) else {
             throw ModelFileError.malformed(path: path, reason: "the vocabulary is too large for a WordPiece trie (\(vocab.count) tokens)")
         }

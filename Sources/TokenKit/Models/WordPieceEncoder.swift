@@ -5,16 +5,21 @@
 /// position matches nothing, or longer than `maxInputCharsPerWord`
 /// characters, is the one unknown token.
 ///
-/// Two tries give each longest match in one pass over the bytes: one over
-/// every token (the start of a word may be any token, even one that starts
-/// with `##`), one over the continuation tokens with their prefix taken off.
+/// Two tries give each longest match in one pass over the bytes: one for
+/// the start of a word, one for the rest. In Hugging Face's form the first
+/// holds every token (a word may even start with a `##` token) and the
+/// second the continuation tokens with their prefix taken off; in
+/// llama.cpp's (GGUF `bert`, where word starts are written `▁word` and
+/// continuations plainly) the first holds the `▁` tokens without their `▁`
+/// and the second every token.
 /// Tokens are valid UTF-8, so a match always ends on a character boundary,
 /// as `tokenizers`' character-by-character shortening does.
 final class WordPieceEncoder: Sendable {
     private let words: Trie
     private let continuations: Trie
-    /// Id of each continuation token, by its id in `continuations`' vocabulary.
-    private let continuationIDs: [UInt32]
+    /// Real id of each token of `words`' (`continuations`') vocabulary; nil: the ids are real.
+    private let wordIDs: [UInt32]?
+    private let continuationIDs: [UInt32]?
     let unknownID: UInt32
     let maxInputCharsPerWord: Int
 
@@ -30,14 +35,16 @@ final class WordPieceEncoder: Sendable {
         }
     }
 
-    /// `vocabulary`: every token; `continuations`: the continuation tokens
-    /// without their prefix, numbered `0..<continuationIDs.count`, where
-    /// `continuationIDs` gives each one's real id. Nil when a trie would
-    /// need more cells than it can number.
-    init?(vocabulary: Vocabulary, continuations: Vocabulary, continuationIDs: [UInt32], unknownID: UInt32, maxInputCharsPerWord: Int) {
-        guard let words = Trie(vocabulary), let rest = Trie(continuations) else { return nil }
-        self.words = words
+    /// `words`: the tokens a word may start with; `continuations`: those
+    /// that may follow. Where a vocabulary numbers its tokens `0..<n` for
+    /// the trie, `wordIDs` / `continuationIDs` give each one's real id.
+    /// Nil when a trie would need more cells than it can number.
+    init?(words: Vocabulary, wordIDs: [UInt32]? = nil, continuations: Vocabulary, continuationIDs: [UInt32]? = nil,
+          unknownID: UInt32, maxInputCharsPerWord: Int) {
+        guard let first = Trie(words), let rest = Trie(continuations) else { return nil }
+        self.words = first
         self.continuations = rest
+        self.wordIDs = wordIDs
         self.continuationIDs = continuationIDs
         self.unknownID = unknownID
         self.maxInputCharsPerWord = maxInputCharsPerWord
@@ -51,15 +58,16 @@ final class WordPieceEncoder: Sendable {
         guard characters <= maxInputCharsPerWord else { return sink.token(unknownID, start: start, end: end) }
         // The common word is one token: no buffer.
         let first = words.trie.longestToken(base, start, end)
-        if first.length == end - start { return sink.token(first.id, start: start, end: end) }
         guard first.length > 0 else { return sink.token(unknownID, start: start, end: end) }
-        var found: [(id: UInt32, end: Int)] = [(first.id, start + first.length)]
+        let firstID = wordIDs.map { $0[Int(first.id)] } ?? first.id
+        if first.length == end - start { return sink.token(firstID, start: start, end: end) }
+        var found: [(id: UInt32, end: Int)] = [(firstID, start + first.length)]
         var i = start + first.length
         while i < end {
             let next = continuations.trie.longestToken(base, i, end)
             guard next.length > 0 else { return sink.token(unknownID, start: start, end: end) }
             i += next.length
-            found.append((continuationIDs[Int(next.id)], i))
+            found.append((continuationIDs.map { $0[Int(next.id)] } ?? next.id, i))
         }
         var from = start
         for piece in found {

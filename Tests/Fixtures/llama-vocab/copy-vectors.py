@@ -18,7 +18,7 @@ import tarfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-KEEP = ["deepseek-coder", "mpt", "phi-3", "refact"]
+KEEP = ["bert-bge", "deepseek-coder", "mpt", "phi-3", "refact"]
 
 with tarfile.open(sys.argv[1]) as tar:
     for name in KEEP:
