@@ -51,10 +51,25 @@ class Peers:
         self.bpe_version = bpe_openai.__version__
         self._tiktoken = {name: tiktoken_encodings.load(name) for name in ENCODINGS}
         self._bpe = {name: bpe.tokenizer_for_encoding(name) for name in ENCODINGS}
+        self._huggingface: dict = {}
+
+    def huggingface(self, path: str):
+        """Hugging Face `tokenizers` for a tokenizer.json, padding and truncation off, loaded once."""
+        if path not in self._huggingface:
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_file(path)
+            tokenizer.no_padding()
+            tokenizer.no_truncation()
+            self._huggingface[path] = tokenizer
+        return self._huggingface[path]
 
     def run(self, peer: str, mode: str, encoding: str, text: str) -> tuple[float, float, int]:
         """Wall seconds, CPU seconds and tokens of one call."""
-        if peer == "tiktoken":
+        if peer == "tokenizers":
+            tokenizer = self.huggingface(encoding)
+            call = lambda t: tokenizer.encode(t, add_special_tokens=False).ids  # noqa: E731
+        elif peer == "tiktoken":
             call = self._tiktoken[encoding].encode_ordinary
         else:
             tokenizer = self._bpe[encoding]
@@ -213,6 +228,32 @@ def main() -> int:
             target(f"{encoding}, {CORPUS_NAMES[corpus]}: encode ≥ bpe-openai encode", ck_encode, results[("bpe", "encode")], 1)
     throughput_table = lines
 
+    # Model-file formats against their own reference library, same bytes, same run.
+    import tokenizers as hf_tokenizers
+
+    lines = ["| format | corpus | implementation | MB/s CPU | MB/s wall | ContextKit / this, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
+    formats = [("WordPiece tokenizer.json (all-MiniLM-L6-v2)", REPO / "Tests/Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json",
+                ("tokenizers", "encode"), f"tokenizers {hf_tokenizers.__version__} encode")]
+    for label, file, peer, peer_name in formats:
+        contenders = [peer, ("contextkit", "count"), ("contextkit", "encode")]
+        for corpus in CORPORA:
+            print(f"format {label} {corpus} ...", flush=True)
+            results = runner.measure(str(file), paths[corpus], contenders)
+            check_counts(f"{label} {corpus}", results)
+            for c in contenders:
+                r = results[c]
+                if "error" in r:
+                    lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {peer_name} | {r['error']} | | |")
+                    continue
+                name = peer_name if c == peer else f"**ContextKit {c[1]}**"
+                lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {name} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | "
+                             f"{ratio(r, results[peer]) if c != peer else ''} |")
+            if "error" not in results[peer]:
+                mine = results[("contextkit", "count")]
+                r = mbps(mine) / mbps(results[peer])
+                targets.append((f"{label}, {CORPUS_NAMES[corpus]}: count ≥ {peer_name}", f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(results[peer]):.1f} MB/s CPU)", r >= 1))
+    formats_table = lines
+
     # Adversarial inputs: does doubling the input at most double the time?
     lines = ["| encoding | input | implementation | 1 MiB (ms CPU) | 2 MiB (ms CPU) | 2 MiB / 1 MiB, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
     adversarial_contenders = [("tiktoken", "encode"), ("bpe", "count"), ("contextkit", "count"), ("contextkit", "encode")]
@@ -318,6 +359,10 @@ def main() -> int:
         "## Throughput",
         "",
         *throughput_table,
+        "",
+        "## Model-file formats against their reference",
+        "",
+        *formats_table,
         "",
         "## Adversarial inputs",
         "",

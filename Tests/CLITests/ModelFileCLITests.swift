@@ -22,6 +22,18 @@ import TokenKit
         #expect(r.field("source") == "window from gpt2.context_length; overheads 0: the file has no tokenizer.chat_template")
     }
 
+    /// A Hugging Face model folder (all-MiniLM-L6-v2's tokenizer files) is a profile too.
+    @Test func aModelFolderGivesItsWindowAndSpecialTokens() throws {
+        let dir = try TempDir()
+        let folder = TestRepository.fixtures.appendingPathComponent("wordpiece/all-minilm-l6-v2").path
+        let r = try tokcount.run(["-m", folder, try dir.write("notes.txt", prose)])
+        #expect(r.status == 0)
+        #expect(r.field("fit")?.contains(" of 512 tokens") == true)
+        #expect(r.field("source") == "window from config.json max_position_embeddings; overheads 2: no chat template; the post-processor adds [CLS] … [SEP] around each input")
+        // tokenizers gives 11 ids: the lighthouse keeper wound the clock ##work every four hours .
+        #expect(r.field("tokens")?.hasPrefix("11 ") == true)
+    }
+
     @Test func aVocabularyFileGivesItsWindow() throws {
         let dir = try TempDir()
         let r = try tokcount.run(["-m", Self.gpt2Vocabulary, try dir.write("notes.txt", prose)])

@@ -9,7 +9,7 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: TokenKit")
 struct FuzzRegressionTests {
-    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json"]
+    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -18,6 +18,7 @@ struct FuzzRegressionTests {
         case "round-trip": return TokenKitFuzzProperties.roundTrip(bytes)
         case "gguf": return OpenModelFuzzProperties.gguf(bytes)
         case "tokenizer-json": return OpenModelFuzzProperties.tokenizerJSON(bytes)
+        case "wordpiece": return OpenModelFuzzProperties.wordPiece(bytes)
         default: return "no property for \(target)"
         }
     }

@@ -29,6 +29,60 @@ enum OpenModelFuzzProperties {
         check { try HuggingFaceTokenizerFile.tokenizer(json: Data(bytes), path: "fuzz/tokenizer.json", name: "fuzz") }
     }
 
+    /// all-MiniLM-L6-v2's WordPiece tokenizer (`Tests/Fixtures/wordpiece`), found from this file.
+    static let wordPieceTokenizer: Tokenizer = try! Tokenizer.load(contentsOf: URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json"))
+
+    /// For any bytes through the WordPiece tokenizer: the count is the
+    /// number of ids, the ids decode, token ranges are in order inside the
+    /// text, and each word's ids are what `tokenizers`' own algorithm (cut
+    /// the longest vocabulary string off the front, `##` after the first;
+    /// `[UNK]` for the word if none fits, or past 100 characters) gives for
+    /// the words the normalizer and pre-tokenizer make.
+    static func wordPiece(_ bytes: [UInt8]) -> String? {
+        let tokenizer = wordPieceTokenizer
+        let tokens = bytes.withUnsafeBufferPointer { b in (try? tokenizer.tokens(utf8: b, allowedSpecial: .plainText)) ?? [] }
+        let ids = bytes.withUnsafeBufferPointer { tokenizer.encodeOrdinary(utf8: $0) }
+        if tokens.map(\.id) != ids { return "tokens() ids differ from encode()" }
+        if bytes.withUnsafeBufferPointer({ tokenizer.count(utf8: $0) }) != ids.count { return "count != encode().count" }
+        if (try? tokenizer.decodeBytes(ids)) == nil { return "an id decode does not know: \(ids)" }
+        var start = 0
+        for t in tokens {
+            if t.bytes.lowerBound < start || t.bytes.upperBound > bytes.count {
+                return "token range \(t.bytes) starts before \(start) or ends past \(bytes.count) bytes"
+            }
+            start = t.bytes.lowerBound
+        }
+        guard let text = String(validating: bytes, as: UTF8.self),
+              case .openModel(let pipeline) = tokenizer.model, case .wordPiece(let encoder) = pipeline.model else { return nil }
+        var expected: [Int] = []
+        for word in pipeline.pieces(of: text) {
+            let bytes = Array(word.utf8)
+            // Character boundaries: tokenizers shortens a candidate one character at a time.
+            let cuts = bytes.indices.filter { bytes[$0] & 0xC0 != 0x80 } + [bytes.count]
+            guard cuts.count - 1 <= encoder.maxInputCharsPerWord else { expected.append(Int(encoder.unknownID)); continue }
+            var pieces: [Int] = [], k = 0
+            while k < cuts.count - 1 {
+                var candidate = Array((k > 0 ? "##" : "").utf8) + bytes[cuts[k]...]
+                let offset = cuts[k] - (k > 0 ? 2 : 0)
+                var found: (id: Int, end: Int)? = nil
+                for e in stride(from: cuts.count - 1, to: k, by: -1) {
+                    if let id = candidate.withUnsafeMutableBufferPointer({ tokenizer.vocabulary.id(of: $0.baseAddress!, count: cuts[e] - offset) }) {
+                        found = (Int(id), e)
+                        break
+                    }
+                }
+                guard let (id, e) = found else { pieces = [Int(encoder.unknownID)]; break }
+                pieces.append(id)
+                k = e
+                candidate.removeAll()
+            }
+            expected += pieces
+        }
+        return ids == expected ? nil : "WordPiece ids \(ids) but the reference algorithm gives \(expected)"
+    }
+
     static let scratchFile = FileManager.default.temporaryDirectory
         .appendingPathComponent("contextkit-fuzz-\(ProcessInfo.processInfo.processIdentifier).model")
 

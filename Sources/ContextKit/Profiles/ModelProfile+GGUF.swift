@@ -23,7 +23,7 @@ extension ModelProfile {
         do {
             file = try GGUFFile(contentsOf: url)
         } catch ModelFileError.unrecognizedFormat {
-            throw ProfileError.modelFile(path: url.path, reason: "it is not a GGUF model, and only a GGUF file gives a profile (to count with another tokenizer file, use -e FILE)")
+            throw ProfileError.modelFile(path: url.path, reason: "it is not a GGUF model, and only a GGUF file or a Hugging Face model folder gives a profile (to count with another tokenizer file, use -e FILE)")
         } catch {
             throw ProfileError.modelFile(path: url.path, reason: "\(error)")
         }

@@ -95,21 +95,20 @@ public struct ProfileCatalog: Sendable {
     /// The profile called `name` (an exact match first, then ignoring case),
     /// or, when `name` is an existing GGUF file (known by its content, not its
     /// name), the profile the file itself gives (`ModelProfile(gguf:)`); a
-    /// Hugging Face model folder or its `tokenizer_config.json` gives
+    /// Hugging Face model folder, or its `tokenizer.json` or `tokenizer_config.json`, gives
     /// `ModelProfile(huggingFace:)`.
     ///
     /// - Parameter contextWindow: the window for a model file that gives none.
     /// - Throws: `ProfileError.unknownProfile`, listing the known names;
-    ///   `.modelFile` for a file that is not a usable GGUF model.
+    ///   `.modelFile` for a file that is not a usable GGUF model or model folder.
     public func profile(named name: String, contextWindow: Int? = nil) throws -> ModelProfile {
         if let p = profiles.first(where: { $0.name == name }) { return p }
         if let p = profiles.first(where: { $0.name.lowercased() == name.lowercased() }) { return p }
-        if HuggingFaceConfig.isModel(URL(fileURLWithPath: name)) {
-            return try ModelProfile(huggingFace: URL(fileURLWithPath: name), contextWindow: contextWindow)
-        }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory), !isDirectory.boolValue {
-            return try ModelProfile(gguf: URL(fileURLWithPath: name), contextWindow: contextWindow)
+        if FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) {
+            let url = URL(fileURLWithPath: name)
+            if ModelProfile.isHuggingFaceModel(url) { return try ModelProfile(huggingFace: url, contextWindow: contextWindow) }
+            return try ModelProfile(gguf: url, contextWindow: contextWindow)
         }
         throw ProfileError.unknownProfile(name: name, known: profiles.map(\.name))
     }

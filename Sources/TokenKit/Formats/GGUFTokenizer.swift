@@ -2,15 +2,14 @@
 /// semantics (what its `llama_tokenize` returns with special tokens not parsed).
 extension GGUFFile {
     /// The tokenizer algorithms this reader implements, for error messages.
-    static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)"]
+    static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)",
+                                      "Gemma 4 BPE (tokenizer.ggml.model = gemma4)", "WordPiece (tokenizer.ggml.model = bert)"]
 
     /// What llama.cpp's other `tokenizer.ggml.model` values are.
     private static let otherTokenizers: [String: String] = [
-        "bert": "WordPiece (tokenizer.ggml.model = bert)",
         "t5": "Unigram (tokenizer.ggml.model = t5)",
         "rwkv": "RWKV trie (tokenizer.ggml.model = rwkv)",
         "plamo2": "PLaMo-2 (tokenizer.ggml.model = plamo2)",
-        "gemma4": "Gemma 4 BPE (tokenizer.ggml.model = gemma4)",
         "hybriddna": "hybrid DNA (tokenizer.ggml.model = hybriddna)",
         "whitespace": "whitespace BPE (tokenizer.ggml.model = whitespace)",
     ]
@@ -31,6 +30,8 @@ extension GGUFFile {
         switch model {
         case "gpt2": return try mergeListTokenizer()
         case "llama": return try sentencePieceTokenizer()
+        case "gemma4": return try gemma4Tokenizer()
+        case "bert": return try wordPieceTokenizer()
         case "no_vocab", "none": throw ModelFileError.missing(path: path, key: "a vocabulary (tokenizer.ggml.model is \(model))")
         default:
             throw ModelFileError.unsupportedTokenizer(path: path, name: Self.otherTokenizers[model] ?? "'\(model)'", supported: Self.supportedTokenizers)
@@ -202,6 +203,92 @@ extension GGUFFile {
                          specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 
+    // MARK: Gemma 4 BPE (`gemma4`)
+
+    /// llama.cpp's `gemma4`: merge-list BPE over raw UTF-8 characters (not
+    /// byte-level), spaces written as `▁` first, the text cut into runs of
+    /// newlines and runs of anything else; a run of newlines that is a token
+    /// is that token; a final symbol that is no token becomes its bytes'
+    /// `<0xNN>` tokens.
+    private func gemma4Tokenizer() throws -> Tokenizer {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
+        var byteIDs = [UInt32](repeating: .max, count: 256)
+        let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+            if type == .byte, let b = Self.byteTokenValue(text) {
+                byteIDs[Int(b)] = UInt32(id)
+                builder.addDecodeOnly(id, bytes: [b])
+                return
+            }
+            builder.addMergeable(id, bytes: text, decodesTo: Self.unescapingSpaces(text))
+        }
+        let vocabulary = try builder.vocabulary()
+        guard let merges = entry("tokenizer.ggml.merges") else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.merges") }
+        guard merges.elementType == .string else { throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.merges is not an array of strings") }
+        let pairs = PairTable(capacity: merges.count)
+        var rank: UInt32 = 0
+        forEachString(merges) { merge in
+            defer { rank += 1 }
+            // llama.cpp splits at the first space after the first byte; the halves are raw UTF-8.
+            guard merge.count > 2, let space = merge.indices.dropFirst().first(where: { merge[$0] == 0x20 }) else { return }
+            var bytes = Array(merge[..<space])
+            let split = bytes.count
+            bytes.append(contentsOf: merge[(space + 1)...])
+            bytes.withUnsafeBufferPointer { Self.insertMerge($0, split: split, rank: rank, vocabulary, pairs) }
+        }
+        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: false, ignoreMerges: false, byteIDs: byteIDs,
+                                       unknownID: .max, fuseUnknown: false, byteFallback: true, wholeNewlineRuns: true)
+        let steps = [try SplitStep.split(pattern: "[^\\n]+|[\\n]+")]
+        let pipeline = OpenModelPipeline(
+            model: .mergeList(encoder), normalizer: .replace(pattern: [0x20], content: Self.metaSpace), steps: steps,
+            addedTokens: AddedTokenMatcher(builder.addedTokens),
+            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+            summary: "Gemma 4 BPE (llama.cpp gemma4)")
+        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+                         specialTokens: builder.specialTokens, pipeline: pipeline)
+    }
+
+    // MARK: WordPiece (`bert`)
+
+    /// llama.cpp's WPM: BERT's normalizer and pre-tokenizer, then greedy
+    /// longest match over `▁word`, where the vocabulary writes word starts
+    /// with `▁` and continuations plainly (Hugging Face's `##` form turned
+    /// round); a word with a position nothing matches is the unknown token.
+    private func wordPieceTokenizer() throws -> Tokenizer {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
+        var starts = VocabularyBuilder(path: path, capacity: tokens.count)
+        var startIDs: [UInt32] = []
+        let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+            if text.starts(with: Self.metaSpace), text.count > Self.metaSpace.count {
+                starts.addMergeable(startIDs.count, bytes: text.dropFirst(Self.metaSpace.count))
+                startIDs.append(UInt32(id))
+                builder.addMergeable(id, bytes: text, decodesTo: [0x20] + Array(text.dropFirst(Self.metaSpace.count)))
+            } else {
+                builder.addMergeable(id, bytes: text)
+            }
+        }
+        let vocabulary = try builder.vocabulary()
+        guard let unknown = (integer(forKey: "tokenizer.ggml.unknown_token_id").flatMap { (0..<tokens.count).contains($0) ? UInt32($0) : nil })
+                ?? builder.specialTokens["[UNK]"].map(UInt32.init) else {
+            throw ModelFileError.missing(path: path, key: "tokenizer.ggml.unknown_token_id")
+        }
+        guard let encoder = WordPieceEncoder(words: try starts.vocabulary(), wordIDs: startIDs, continuations: vocabulary,
+                                             unknownID: unknown, maxInputCharsPerWord: .max) else {
+            throw ModelFileError.malformed(path: path, reason: "the vocabulary is too large for a WordPiece trie (\(tokens.count) tokens)")
+        }
+        let pipeline = OpenModelPipeline(
+            model: .wordPiece(encoder),
+            normalizer: .bert(BertNormalizer(cleanText: true, handleChineseChars: true, stripAccents: bool(forKey: "tokenizer.ggml.normalizer.strip_accents"),
+                                             lowercase: bool(forKey: "tokenizer.ggml.normalizer.lowercase") ?? true)),
+            steps: BertPreTokenizer.steps,
+            addedTokens: AddedTokenMatcher(builder.addedTokens),
+            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: true),
+            summary: "WordPiece (llama.cpp WPM)")
+        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(BertPreTokenizer.steps),
+                         specialTokens: builder.specialTokens, pipeline: pipeline)
+    }
+
     /// U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's space.
     static let metaSpace: [UInt8] = [0xE2, 0x96, 0x81]
 
@@ -233,6 +320,8 @@ func informationalPreTokenizer(_ steps: [SplitStep]) throws -> PreTokenizer {
     case .characters(.number, _)?: return .regex(try RegexPreTokenizer(pattern: #"\p{N}"#))
     case .characters(.punctuation, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\p{P}\$\+<=>\^~\|`]+"#))
     case .characters(.lineBreak, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\r\n]"#))
+    case .characters(.whitespace, _)?: return .regex(try RegexPreTokenizer(pattern: #"\s"#))
+    case .characters(.bertPunctuation, _)?: return .regex(try RegexPreTokenizer(pattern: #"[\p{P}\$\+<=>\^~\|`]"#))
     case .digitTriples?: return .regex(try RegexPreTokenizer(pattern: "[0-9][0-9][0-9]"))
     case nil: return .regex(try RegexPreTokenizer(pattern: #"(?s).+"#))
     }

@@ -30,8 +30,27 @@ enum HuggingFaceTokenizerFile {
     }
 
     /// The model types `tokenizer.json` can name, and what ContextKit does with them.
-    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)"]
-    static let supportedPreTokenizers = ["Sequence", "Split", "ByteLevel", "Digits", "Punctuation", "Metaspace", "Whitespace", "WhitespaceSplit"]
+    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)", "WordPiece (BERT)"]
+    static let supportedPreTokenizers = ["Sequence", "Split", "ByteLevel", "Digits", "Punctuation", "Metaspace", "Whitespace", "WhitespaceSplit", "BertPreTokenizer"]
+
+    /// Adds `added_tokens`: special ones are control tokens (plain text unless
+    /// allowed), the others are cut out of any text.
+    static func addAddedTokens(_ root: OrderedJSON, path: String, into builder: inout VocabularyBuilder) throws {
+        for added in root["added_tokens"]?.elements ?? [] {
+            guard let content = added["content"]?.stringValue, let id = added["id"]?.intValue, !content.isEmpty else { continue }
+            guard (0...VocabularyBuilder.maximumID).contains(id) else {
+                throw ModelFileError.malformed(path: path, reason: "the added token \(content.debugDescription) has id \(id); ids go from 0 to \(VocabularyBuilder.maximumID)")
+            }
+            if added["special"]?.boolValue ?? false {
+                builder.addSpecial(id, text: content)
+            } else {
+                builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
+                                                         stripLeft: added["lstrip"]?.boolValue ?? false,
+                                                         stripRight: added["rstrip"]?.boolValue ?? false,
+                                                         singleWord: added["single_word"]?.boolValue ?? false))
+            }
+        }
+    }
 
     private struct Reader {
         let path: String
@@ -40,6 +59,13 @@ enum HuggingFaceTokenizerFile {
         func tokenizer(name: String) throws -> Tokenizer {
             guard let model = root["model"], model.members != nil else { throw ModelFileError.missing(path: path, key: "model") }
             let type = model["type"]?.stringValue ?? (model["merges"] == nil || model["merges"] == .null ? "unknown" : "BPE")
+            if type == "WordPiece" {
+                let normalizer = try root["normalizer"].flatMap { $0 == .null ? nil : try self.normalizer($0) }
+                var pre = PreTokenizerParts()
+                if let p = root["pre_tokenizer"], p != .null { try preTokenizer(p, into: &pre) }
+                return try HuggingFaceTokenizerFile.wordPiece(model, root: root, path: path, name: name,
+                                                              normalizers: (normalizer.map { [$0] } ?? []) + pre.normalizers, steps: pre.steps)
+            }
             guard type == "BPE" else {
                 let names = ["Unigram": "Unigram (SentencePiece unigram)", "WordPiece": "WordPiece (BERT)", "WordLevel": "WordLevel"]
                 throw ModelFileError.unsupportedTokenizer(path: path, name: names[type] ?? "'\(type)'", supported: HuggingFaceTokenizerFile.supportedModels)
@@ -91,20 +117,7 @@ enum HuggingFaceTokenizerFile {
                     }
                 }
             }
-            for added in root["added_tokens"]?.elements ?? [] {
-                guard let content = added["content"]?.stringValue, let id = added["id"]?.intValue, !content.isEmpty else { continue }
-                guard (0...VocabularyBuilder.maximumID).contains(id) else {
-                    throw ModelFileError.malformed(path: path, reason: "the added token \(content.debugDescription) has id \(id); ids go from 0 to \(VocabularyBuilder.maximumID)")
-                }
-                if added["special"]?.boolValue ?? false {
-                    builder.addSpecial(id, text: content)
-                } else {
-                    builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
-                                                             stripLeft: added["lstrip"]?.boolValue ?? false,
-                                                             stripRight: added["rstrip"]?.boolValue ?? false,
-                                                             singleWord: added["single_word"]?.boolValue ?? false))
-                }
-            }
+            try HuggingFaceTokenizerFile.addAddedTokens(root, path: path, into: &builder)
             let vocabulary = try builder.vocabulary()
             let pairs = try merges(model["merges"], vocabulary, byteLevel: byteLevel)
 
@@ -191,6 +204,9 @@ enum HuggingFaceTokenizerFile {
                 return .replace(pattern: Array(literal.utf8), content: Array((n["content"]?.stringValue ?? "").utf8))
             case "Sequence":
                 return .sequence(try (n["normalizers"]?.elements ?? []).map(normalizer))
+            case "BertNormalizer":
+                return .bert(BertNormalizer(cleanText: n["clean_text"]?.boolValue ?? true, handleChineseChars: n["handle_chinese_chars"]?.boolValue ?? true,
+                                            stripAccents: n["strip_accents"]?.boolValue, lowercase: n["lowercase"]?.boolValue ?? true))
             default:
                 throw unsupported("the \(type) normalizer", Normalizer.supportedNames)
             }
@@ -248,6 +264,8 @@ enum HuggingFaceTokenizerFile {
                 }
             case "Whitespace":
                 parts.steps.append(try SplitStep.split(pattern: #"\w+|[^\w\s]+"#, behavior: .removed, invert: true))
+            case "BertPreTokenizer":
+                parts.steps += BertPreTokenizer.steps
             case "WhitespaceSplit":
                 parts.steps.append(try SplitStep.split(pattern: #"\s+"#, behavior: .removed))
             default:

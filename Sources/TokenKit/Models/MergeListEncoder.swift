@@ -26,9 +26,12 @@ struct MergeListEncoder: Sendable {
     /// Bit `id`: merging the token's own bytes gives back the token, so a piece
     /// equal to it needs no merging. (With `ignoreMerges` every token is taken whole.)
     private var selfMerging: [UInt64] = []
+    /// A piece of newlines only that is a token is that token (llama.cpp's `gemma4` rule).
+    let wholeNewlineRuns: Bool
 
     init(vocabulary: Vocabulary, pairs: PairTable, byteLevel: Bool, ignoreMerges: Bool, byteIDs: [UInt32],
-         unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool) {
+         unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool, wholeNewlineRuns: Bool = false) {
+        self.wholeNewlineRuns = wholeNewlineRuns
         self.vocabulary = vocabulary
         self.pairs = pairs
         self.byteLevel = byteLevel
@@ -65,7 +68,8 @@ struct MergeListEncoder: Sendable {
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
         guard n > 0 else { return }
-        if let id = vocabulary.id(of: base + start, count: n), ignoreMerges || n == 1 || isSelfMerging(id) {
+        if let id = vocabulary.id(of: base + start, count: n),
+           ignoreMerges || n == 1 || isSelfMerging(id) || wholeNewlineRuns && UnsafeBufferPointer(start: base + start, count: n).allSatisfy({ $0 == 0x0A }) {
             sink.token(id, start: start, end: end)
             return
         }

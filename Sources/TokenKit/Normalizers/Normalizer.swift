@@ -44,9 +44,11 @@ indirect enum Normalizer: Sendable {
     /// Removes whitespace at the start and/or end.
     case strip(left: Bool, right: Bool)
     case sequence([Normalizer])
+    /// Hugging Face's `BertNormalizer` (controls, CJK spacing, accents, lowercase).
+    case bert(BertNormalizer)
 
     /// The names `tokenizer.json` uses for the normalizers above.
-    static let supportedNames = ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Prepend", "Strip", "Sequence"]
+    static let supportedNames = ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Prepend", "Strip", "Sequence", "BertNormalizer"]
 
     /// Normalizes `base[from..<to]`; `nil` when the text comes out unchanged
     /// (the usual case, which then costs no copy).
@@ -115,6 +117,8 @@ indirect enum Normalizer: Sendable {
             for k in a..<b { out.bytes.append(p[k]); out.origins.append(origin(k)) }
             out.origins.append(origin(b))
             return out
+        case .bert(let bert):
+            return bert.apply(p, from, to, origins: origins)
         case .sequence:
             return nil   // handled by `apply`
         }

@@ -158,6 +158,10 @@ enum CharacterRule: Sendable {
     case punctuation
     /// `[\r\n]`.
     case lineBreak
+    /// Unicode `White_Space` (Rust's `char::is_whitespace`).
+    case whitespace
+    /// What `BertPreTokenizer` isolates (`BertCharacters.isPunctuation`).
+    case bertPunctuation
 
     /// Patterns that are one of these rules, matched per character or as runs.
     static func rule(for pattern: String) -> (CharacterRule, contiguous: Bool)? {
@@ -183,6 +187,8 @@ enum CharacterRule: Sendable {
             default: return false
             }
         case .lineBreak: return c.value == 0x0A || c.value == 0x0D
+        case .whitespace: return c.classes.contains(.whitespace)
+        case .bertPunctuation: return c.value != 0xFFFF_FFFF && BertCharacters.isPunctuation(c.value)
         }
     }
 }

@@ -228,7 +228,8 @@ package struct UnicodeNormalizer: Sendable {
         return compositions[UInt64(a) << 21 | UInt64(b)]
     }
 
-    private static func appendUTF8(_ c: UInt32, to out: inout [UInt8]) {
+    /// Appends the UTF-8 of a scalar value (also the BERT normalizer's writer).
+    static func appendUTF8(_ c: UInt32, to out: inout [UInt8]) {
         switch c {
         case 0..<0x80:
             out.append(UInt8(c))

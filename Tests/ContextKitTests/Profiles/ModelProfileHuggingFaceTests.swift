@@ -1,50 +1,85 @@
 import ContextKit
-import ContextKitJSON
 import Foundation
 import TestSupport
 import Testing
 
-/// A Hugging Face model folder is a profile, and its conversations count as
-/// `apply_chat_template(tokenize=True)` counts them: the prompt Jinja2 renders
-/// and the ids `tokenizers` gives it (Tests/Fixtures/hf-chat-model/generate.py).
+/// A Hugging Face model folder (or a tokenizer.json in one) is a profile by
+/// itself; the numbers are those `Tests/Fixtures/hf-profiles/generate.py`
+/// computed with jinja2 and Hugging Face `tokenizers`.
 @Suite struct ModelProfileHuggingFaceTests {
-    static let folder = TestRepository.fixtures.appendingPathComponent("hf-chat-model")
+    static let miniLM = TestRepository.fixtures.appendingPathComponent("wordpiece/all-minilm-l6-v2")
+    static let profiles = TestRepository.fixtures.appendingPathComponent("hf-profiles")
 
-    struct Case: Decodable { let name: String; let prompt: String; let ids: [Int] }
-
-    @Test func theFolderIsAProfile() throws {
-        let profile = try ProfileCatalog.builtIn().profile(named: Self.folder.path)
-        #expect(profile.contextWindow == 2048)
-        #expect(profile.tokenizer == .file(Self.folder.appendingPathComponent("tokenizer.json").path))
-        #expect(profile.provenance.contains("window from tokenizer_config.json model_max_length"))
-        #expect(profile.overheads.perMessage > 0)
-        let viaConfig = try ProfileCatalog.builtIn().profile(named: Self.folder.appendingPathComponent("tokenizer_config.json").path)
-        #expect(viaConfig.tokenizer == profile.tokenizer && viaConfig.overheads == profile.overheads)
+    struct Expected: Decodable {
+        let contextWindow: Int
+        let perRequest: Int
+        let perMessage: Int
     }
 
-    @Test func conversationsCountAsHuggingFaceCountsThem() throws {
-        let counter = try ConversationCounter(profile: try ModelProfile(huggingFace: Self.folder))
-        guard case .template = counter.framing else { Issue.record("a folder with a chat template renders it"); return }
-        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: Self.folder.appendingPathComponent("expected.json")))
-        let bodies = try JSONParser.parse([UInt8](Data(contentsOf: Self.folder.appendingPathComponent("expected.json")))).elements!.map { $0["body"]! }
-        var tokens = 0, mismatches = 0
-        for (want, body) in zip(cases, bodies) {
-            let conversation = try Conversation(json: body)
-            let count = try counter.count(conversation)
-            if count.renderedPrompt != want.prompt || count.total != want.ids.count { mismatches += 1 }
-            #expect(count.renderedPrompt == want.prompt, "\(want.name)")
-            #expect(count.total == want.ids.count, "\(want.name)")
-            #expect(try counter.tokenizer.encode(want.prompt, allowedSpecial: .all) == want.ids, "\(want.name)")
-            #expect(count.messages.allSatisfy { $0.promptBytes != nil }, "\(want.name)")
-            tokens += want.ids.count
+    static func expected(_ name: String) throws -> Expected {
+        let data = try Data(contentsOf: profiles.appendingPathComponent("expected.json"))
+        return try #require(try JSONDecoder().decode([String: Expected].self, from: data)[name])
+    }
+
+    /// The Qwen3 folder: this repository's config files with the shared Qwen3 tokenizer.json.
+    static func qwen3Folder(in dir: TempDir) throws -> URL {
+        let folder = dir.url.appendingPathComponent("qwen3-chat")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["config.json", "tokenizer_config.json"] {
+            try FileManager.default.copyItem(at: profiles.appendingPathComponent("qwen3-chat/\(name)"), to: folder.appendingPathComponent(name))
         }
-        #expect(cases.count == 10 && tokens > 1000 && mismatches == 0)
+        try FileManager.default.copyItem(at: TestRepository.shared.appendingPathComponent("data/hf/qwen3.tokenizer.json"),
+                                         to: folder.appendingPathComponent("tokenizer.json"))
+        return folder
     }
 
-    @Test func aFolderWithoutATokenizerIsRefusedWithTheReason() throws {
+    @Test func anEmbeddingModelFolderGivesItsWindowAndSpecialTokens() throws {
+        let expected = try Self.expected("all-minilm-l6-v2")
+        for url in [Self.miniLM, Self.miniLM.appendingPathComponent("tokenizer.json")] {
+            let profile = try ProfileCatalog.builtIn().profile(named: url.path)
+            #expect(profile.name == "all-minilm-l6-v2")
+            #expect(profile.contextWindow == expected.contextWindow)
+            #expect(profile.overheads == .init(perRequest: expected.perRequest, perMessage: expected.perMessage))
+            #expect(profile.tokenizer == .file(Self.miniLM.appendingPathComponent("tokenizer.json").path))
+            #expect(profile.provenance == ["window from config.json max_position_embeddings",
+                                           "overheads 2: no chat template; the post-processor adds [CLS] … [SEP] around each input"])
+        }
+    }
+
+    @Test func aChatModelFolderGivesItsTemplateOverheads() throws {
         let dir = try TempDir()
-        _ = try dir.write("tokenizer_config.json", #"{"chat_template": "{{ messages }}"}"#)
-        #expect(throws: ProfileError.self) { try ModelProfile(huggingFace: dir.url) }
-        do { _ = try ModelProfile(huggingFace: dir.url) } catch { #expect("\(error)".contains("no tokenizer.json")) }
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let folder = try Self.qwen3Folder(in: dir)
+        let expected = try Self.expected("qwen3-chat")
+        let profile = try ModelProfile(huggingFace: folder)
+        #expect(profile.contextWindow == expected.contextWindow)
+        #expect(profile.overheads == .init(perRequest: expected.perRequest, perMessage: expected.perMessage))
+        #expect(profile.provenance == ["window from config.json max_position_embeddings", "overheads from tokenizer_config.json chat_template"])
+        #expect(profile.summary == "Hugging Face model folder, qwen3, Qwen3ForCausalLM")
+    }
+
+    @Test func aGivenWindowWins() throws {
+        let profile = try ModelProfile(huggingFace: Self.miniLM, contextWindow: 256)
+        #expect(profile.contextWindow == 256)
+        #expect(profile.provenance.first == "window from --window")
+    }
+
+    @Test func aTokenizerJSONAloneIsRefusedWithWhatToDo() throws {
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }
+        let path = try dir.write("tokenizer.json", try String(contentsOf: Self.miniLM.appendingPathComponent("tokenizer.json"), encoding: .utf8))
+        #expect(throws: ProfileError.modelFile(path: path, reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")) {
+            try ProfileCatalog.builtIn().profile(named: path)
+        }
+    }
+
+    @Test func aFolderWithoutAWindowIsRefusedWithWhatToDo() throws {
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }
+        _ = try dir.write("tokenizer.json", try String(contentsOf: Self.miniLM.appendingPathComponent("tokenizer.json"), encoding: .utf8))
+        _ = try dir.write("tokenizer_config.json", #"{"model_max_length": 1000000000000000019884624838656}"#)
+        #expect(throws: ProfileError.modelFile(path: dir.url.path, reason: "neither config.json (max_position_embeddings) nor tokenizer_config.json (model_max_length) gives a context window; give it with --window N")) {
+            try ModelProfile(huggingFace: dir.url)
+        }
     }
 }

@@ -8,6 +8,11 @@ extension OpenModels {
     /// or EOS, special tokens not parsed). A new vocabulary is tested by adding its
     /// `.gguf`, `.gguf.inp` and `.gguf.out` to the folder.
     @Suite struct GGUFConformanceTests {
+        static func isWordPiece(_ tokenizer: Tokenizer) -> Bool {
+            if case .openModel(let pipeline) = tokenizer.model, case .wordPiece = pipeline.model { return true }
+            return false
+        }
+
         @Test(arguments: OpenModelFixtures.vocabularies())
         func everyCaseMatchesLlamaCpp(_ vectors: OpenModelFixtures.VocabularyVectors) throws {
             let tokenizer = try GGUFFile(contentsOf: vectors.gguf).tokenizer()
@@ -22,8 +27,9 @@ extension OpenModels {
                 } else {
                     Issue.record("\(vectors): \(String(decoding: input, as: UTF8.self).debugDescription)\n  expected \(expected)\n  got      \(ids)")
                 }
-                // Decoding gives the text back (SentencePiece drops the space it added).
-                if let text = String(validating: input, as: UTF8.self) {
+                // Decoding gives the text back (SentencePiece drops the space it
+                // added); WordPiece lowercases and drops accents, so it cannot.
+                if let text = String(validating: input, as: UTF8.self), !Self.isWordPiece(tokenizer) {
                     #expect(try tokenizer.decode(ids) == text, "\(vectors): decode of \(text.debugDescription)")
                 }
                 #expect(tokenizer.count(String(decoding: input, as: UTF8.self)) == ids.count)

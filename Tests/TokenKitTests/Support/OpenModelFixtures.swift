@@ -51,10 +51,11 @@ enum OpenModelFixtures {
         }
     }
 
-    /// Every `.gguf` with an `.inp` and an `.out` beside it, in the shared folder
-    /// and in any folder named by `CONTEXTKIT_GGUF_VECTORS` (colon-separated).
+    /// Every `.gguf` with an `.inp` and an `.out` beside it, in the shared folder,
+    /// in `Tests/Fixtures/llama-vocab` and in any folder named by
+    /// `CONTEXTKIT_GGUF_VECTORS` (colon-separated).
     static func vocabularies() -> [VocabularyVectors] {
-        var folders = [ggufFolder]
+        var folders = [ggufFolder, TestRepository.fixtures.appendingPathComponent("llama-vocab")]
         if let extra = ProcessInfo.processInfo.environment["CONTEXTKIT_GGUF_VECTORS"] {
             folders += extra.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         }
