@@ -20,10 +20,14 @@ import ContextKit
 /// 3. Each sentence becomes a TF-IDF vector over its words (`CopyDetector`'s
 ///    word rule, English stop words removed, English plurals folded), IDF
 ///    taken over the sentences; TextRank is PageRank (damping 0.85) on the
-///    graph whose edge weights are their cosine similarities. A sentence of
-///    a list item counts `listWeight` of its rank, one of a block quote
-///    `quoteWeight`: an option list's entries are reference, not the text's
-///    argument. Position in the text plays no part.
+///    graph whose edge weights are their cosine similarities. The rank is
+///    then weighed: by `1 + topicWeight × similarity to the text's headings`
+///    (the topics its author named); by `longSentenceWords / words` past
+///    that length; by `listWeight` for a list item's sentence and
+///    `quoteWeight` for a block quote's (an option list's entries are
+///    reference, not the text's argument). Position plays no part. The
+///    weights were chosen on `bench/extractive.py`'s documents
+///    (`reports/extractive.md`).
 /// 4. Points: the best-weighted sentence, then repeatedly the sentence with
 ///    the best `0.7 × weight − 0.3 × similarity to those chosen`, skipping any
 ///    more than 50% similar to one already chosen; shown in the text's order,
@@ -50,6 +54,14 @@ public struct ExtractiveSummariser: Sendable {
     public static let listWeight = 0.6
     /// The share of its rank a sentence from a block quote keeps.
     public static let quoteWeight = 0.8
+    /// How much a sentence's similarity to the text's headings (its stated
+    /// topics, as in Edmundson's heading method) adds to its rank: `rank ×
+    /// (1 + topicWeight × cosine)`.
+    public static let topicWeight = 0.5
+    /// Words past which a sentence's rank shrinks in proportion (`rank ×
+    /// longSentenceWords / words`): a long sentence shares terms with many
+    /// others and would win on length alone, and reads worse as a point.
+    public static let longSentenceWords = 40
     /// Most words a headline made from a sentence has.
     public static let headlineWords = 8
 
@@ -72,9 +84,14 @@ public struct ExtractiveSummariser: Sendable {
             let line = text.split(whereSeparator: \.isNewline).lazy.map { InlineMarkdown.plain($0.filter { !"#|>".contains($0) }) }.first { !$0.isEmpty } ?? ""
             return Summary(headline: Self.clip(line), points: [])
         }
-        let vectors = Self.vectors(for: pool.map { segments[$0].words })
+        let headingWords = segments.filter { $0.headingDepth != nil }.flatMap(\.words)
+        var vectors = Self.vectors(for: pool.map { segments[$0].words } + [headingWords])
+        let topics = vectors.removeLast()
         let ranks = Self.textRank(vectors)
-        let weighted = zip(pool, ranks).map { index, rank in rank * segments[index].weight }
+        let weighted = pool.indices.map { k in
+            let words = Double(segments[pool[k]].words.count)
+            return ranks[k] * segments[pool[k]].weight * (1 + Self.topicWeight * Self.cosine(vectors[k], topics)) * min(1, Double(Self.longSentenceWords) / words)
+        }
         let chosen = select(ranks: weighted, vectors: vectors).sorted()
         let points = chosen.map { segments[pool[$0]].text }
         let top = weighted.indices.max { weighted[$0] < weighted[$1] || (weighted[$0] == weighted[$1] && $0 > $1) }!
@@ -110,6 +127,7 @@ public struct ExtractiveSummariser: Sendable {
         var kind: TextBlock.Kind
         /// May be a point: see the type's step 2.
         var isReadable: Bool
+        var headingDepth: Int? { if case .heading(let d) = kind { return d }; return nil }
         /// The share of its rank the segment keeps (step 3).
         var weight: Double {
             switch kind {
@@ -242,16 +260,6 @@ public struct ExtractiveSummariser: Sendable {
             else { j += 1 }
         }
         return dot / (na.squareRoot() * nb.squareRoot())
-    }
-
-    static func centroid(_ vectors: [SparseVector]) -> SparseVector {
-        var sum: [Int: Double] = [:]
-        for v in vectors {
-            let norm = v.reduce(0) { $0 + $1.weight * $1.weight }.squareRoot()
-            guard norm > 0 else { continue }
-            for x in v { sum[x.term, default: 0] += x.weight / norm }
-        }
-        return sum.keys.sorted().map { ($0, sum[$0]!) }
     }
 
     /// PageRank over the cosine-similarity graph.
