@@ -81,10 +81,13 @@ public struct ExtractiveSummariser: Sendable {
         let title = Self.title(of: document)
         guard !pool.isEmpty else {
             if let title { return Summary(headline: title, points: []) }
-            let line = text.split(whereSeparator: \.isNewline).lazy.map { InlineMarkdown.plain($0.filter { !"#|>".contains($0) }) }.first { !$0.isEmpty } ?? ""
-            return Summary(headline: Self.clip(line), points: [])
+            let lines = text.split(whereSeparator: \.isNewline)
+            let line = lines.lazy.map { InlineMarkdown.plain($0.filter { !"#|>".contains($0) }) }.first { !$0.isEmpty }
+            // Only marks (`***`, a bare fence): the first of them, as written.
+            let marks = lines.lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+            return Summary(headline: line.map(Self.clip) ?? marks.map { String($0.prefix(80)) } ?? "", points: [])
         }
-        let headingWords = segments.filter { $0.headingDepth != nil }.flatMap(\.words)
+        let headingWords = segments.filter { $0.kind.headingDepth != nil }.flatMap(\.words)
         var vectors = Self.vectors(for: pool.map { segments[$0].words } + [headingWords])
         let topics = vectors.removeLast()
         let ranks = Self.textRank(vectors)
@@ -127,7 +130,6 @@ public struct ExtractiveSummariser: Sendable {
         var kind: TextBlock.Kind
         /// May be a point: see the type's step 2.
         var isReadable: Bool
-        var headingDepth: Int? { if case .heading(let d) = kind { return d }; return nil }
         /// The share of its rank the segment keeps (step 3).
         var weight: Double {
             switch kind {
@@ -217,6 +219,7 @@ public struct ExtractiveSummariser: Sendable {
         words = Array(words.prefix(headlineWords))
         while words.count > 1, stopWords.contains(words.last!.lowercased()) { words.removeLast() }
         let phrase = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".!? "))
+        guard !phrase.isEmpty else { return String(sentence.prefix(80)) }
         return cut ? phrase + "…" : phrase
     }
 

@@ -13,6 +13,12 @@ struct TextBlock: Equatable {
         case listItem
         /// A paragraph inside a block quote, without the `>` marks.
         case quote
+
+        /// 1 for `#`, …; nil when the block is not a heading.
+        var headingDepth: Int? {
+            if case .heading(let depth) = self { return depth }
+            return nil
+        }
     }
 
     var kind: Kind
@@ -24,8 +30,5 @@ struct TextBlock: Equatable {
     var isOneLine: Bool
 
     /// 1 for `#`, …; nil when the block is not a heading.
-    var headingDepth: Int? {
-        if case .heading(let depth) = kind { return depth }
-        return nil
-    }
+    var headingDepth: Int? { kind.headingDepth }
 }
