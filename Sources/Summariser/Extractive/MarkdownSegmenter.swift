@@ -327,7 +327,9 @@ struct MarkdownSegmenter {
         for var line in lines {
             line = line.trimmingCharacters(in: .whitespaces)[...]
             if line.hasSuffix("\\") { line = line.dropLast() }
-            let words = line.split(whereSeparator: \.isWhitespace)
+            // By scalars: a space followed by a combining mark is one
+            // Character that Swift calls whitespace, and the mark would be lost.
+            let words = line.split { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) }
             guard !words.isEmpty else { continue }
             let joined = words.joined(separator: " ")
             if let last = result.unicodeScalars.last, let first = joined.unicodeScalars.first {
