@@ -3,29 +3,40 @@ import ContextKit
 
 /// A summary made of the text's own sentences: TextRank over TF-IDF cosine
 /// similarity picks the most central sentences, maximal marginal relevance
-/// keeps near-duplicates out, and the headline is the text's heading or short
-/// line closest to what the text is about.
+/// keeps near-duplicates out, and the headline is the text's title.
 ///
 /// Offline and deterministic: the same text always gives the same summary
 /// (no randomness, no dependence on dictionary order).
 ///
-/// 1. Sentences come from ContextKit's `BoundaryFinder` (sentence, line,
-///    paragraph and section boundaries), so chunking and summarising agree on
-///    what a sentence is. Fenced code blocks are skipped; list markers and
-///    heading marks are stripped.
-/// 2. Each sentence becomes a TF-IDF vector over its words (`CopyDetector`'s
+/// 1. `MarkdownSegmenter` reads the text's prose: headings and paragraphs,
+///    each paragraph reflowed across its hard-wrapped lines; code blocks,
+///    tables, HTML, link reference lines, front matter and list markers never
+///    reach the sentences. `SentenceSplitter` cuts each paragraph into
+///    sentences with the chunk planner's rule.
+/// 2. Points are chosen among readable sentences: 5 to 80 words, at least
+///    four of them outside code spans, ending with a sentence's punctuation
+///    (so neither a lead-in to a code block, `For example:`, nor a fragment),
+///    mostly letters, no HTML tag. When a text has none, it has no points.
+/// 3. Each sentence becomes a TF-IDF vector over its words (`CopyDetector`'s
 ///    word rule, English stop words removed, English plurals folded), IDF
-///    taken over the sentences.
-/// 3. TextRank: PageRank (damping 0.85) on the graph whose edge weights are
-///    the cosine similarities.
-/// 4. Points: the best-ranked sentence, then repeatedly the sentence with the
-///    best `0.7 × rank − 0.3 × similarity to those chosen`, skipping any more
-///    than 50% similar to one already chosen; shown in the text's order.
-/// 5. Headline: of the top-level headings (the fewest `#`), the one most
-///    similar to the centroid of the text's sentences, so a document's title
-///    wins over its chapters; without headings, the short line (2–12 words)
-///    most similar to it; failing both, the top sentence's first clause, cut
-///    to eight words.
+///    taken over the sentences; TextRank is PageRank (damping 0.85) on the
+///    graph whose edge weights are their cosine similarities. The rank is
+///    then weighed: by `1 + topicWeight × similarity to the text's headings`
+///    (the topics its author named); by `longSentenceWords / words` past
+///    that length; by `listWeight` for a list item's sentence and
+///    `quoteWeight` for a block quote's (an option list's entries are
+///    reference, not the text's argument). Position plays no part. The
+///    weights were chosen on `bench/extractive.py`'s documents
+///    (`reports/extractive.md`).
+/// 4. Points: the best-weighted sentence, then repeatedly the sentence with
+///    the best `0.7 × weight − 0.3 × similarity to those chosen`, skipping any
+///    more than 50% similar to one already chosen; shown in the text's order,
+///    each exactly as it reads in the reflowed source.
+/// 5. Headline: the text's title, plain (no link, code or emphasis marks):
+///    its first heading when no prose comes before it, else its front
+///    matter's `title`, else a title line (a first paragraph of one short
+///    line, 1–12 words, not ending like a sentence); failing all three, a
+///    phrase of at most eight words from the top sentence (its first clause).
 public struct ExtractiveSummariser: Sendable {
     /// Sentences a summary keeps as its points (fewer when the text has fewer
     /// that are not near-duplicates).
@@ -39,6 +50,20 @@ public struct ExtractiveSummariser: Sendable {
     /// Cosine similarity above which a sentence counts as a near-duplicate of a
     /// chosen point and is skipped.
     public static let redundancyLimit = 0.5
+    /// The share of its rank a sentence from a list item keeps.
+    public static let listWeight = 0.6
+    /// The share of its rank a sentence from a block quote keeps.
+    public static let quoteWeight = 0.8
+    /// How much a sentence's similarity to the text's headings (its stated
+    /// topics, as in Edmundson's heading method) adds to its rank: `rank ×
+    /// (1 + topicWeight × cosine)`.
+    public static let topicWeight = 0.5
+    /// Words past which a sentence's rank shrinks in proportion (`rank ×
+    /// longSentenceWords / words`): a long sentence shares terms with many
+    /// others and would win on length alone, and reads worse as a point.
+    public static let longSentenceWords = 40
+    /// Most words a headline made from a sentence has.
+    public static let headlineWords = 8
 
     /// A summariser that picks `pointCount` points (three by default).
     public init(pointCount: Int = Summary.pointCount) {
@@ -46,40 +71,34 @@ public struct ExtractiveSummariser: Sendable {
     }
 
     /// The summary of `text`: the same text always gives the same summary.
-    /// A text with no words gives its first non-blank line as its one point
-    /// and, cut to 80 characters, its headline (an empty text, an empty summary).
+    /// A text without prose (only code or tables) has no points, and its
+    /// first heading or, failing that, its first line (plain, cut to eight
+    /// words) as its headline; an empty text, an empty summary.
     public func summarise(_ text: String) -> Summary {
-        let segments = Self.segments(of: text)
-        let sentences = segments.indices.filter {
-            !segments[$0].isHeading && (5...80).contains(segments[$0].words.count) && segments[$0].isProse
-        }
-        let pool = sentences.isEmpty ? segments.indices.filter { !segments[$0].words.isEmpty } : sentences
+        let document = Self.document(text)
+        let segments = document.segments
+        let pool = segments.indices.filter { segments[$0].isReadable }
+        let title = Self.title(of: document)
         guard !pool.isEmpty else {
-            let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? ""
-            return Summary(headline: String(line.prefix(80)), points: line.isEmpty ? [] : [line])
+            if let title { return Summary(headline: title, points: []) }
+            let lines = text.split(whereSeparator: \.isNewline)
+            let line = lines.lazy.map { InlineMarkdown.plain($0.filter { !"#|>".contains($0) }) }.first { !$0.isEmpty }
+            // Only marks (`***`, a bare fence): the first of them, as written.
+            let marks = lines.lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+            return Summary(headline: line.map(Self.clip) ?? marks.map { String($0.prefix(80)) } ?? "", points: [])
         }
-        let vectors = Self.vectors(for: segments.map(\.words))
-        let poolVectors = pool.map { vectors[$0] }
-        let ranks = Self.textRank(poolVectors)
-        let chosen = select(ranks: ranks, vectors: poolVectors).sorted()
+        let headingWords = segments.filter { $0.kind.headingDepth != nil }.flatMap(\.words)
+        var vectors = Self.vectors(for: pool.map { segments[$0].words } + [headingWords])
+        let topics = vectors.removeLast()
+        let ranks = Self.textRank(vectors)
+        let weighted = pool.indices.map { k in
+            let words = Double(segments[pool[k]].words.count)
+            return ranks[k] * segments[pool[k]].weight * (1 + Self.topicWeight * Self.cosine(vectors[k], topics)) * min(1, Double(Self.longSentenceWords) / words)
+        }
+        let chosen = select(ranks: weighted, vectors: vectors).sorted()
         let points = chosen.map { segments[pool[$0]].text }
-
-        let centroid = Self.centroid(poolVectors)
-        func mostCentral(_ candidates: [Int]) -> Int? {
-            var best: (index: Int, score: Double)? = nil
-            for i in candidates {
-                let score = Self.cosine(vectors[i], centroid)
-                if score > 0, score > (best?.score ?? 0) { best = (i, score) }
-            }
-            return best?.index
-        }
-        let topDepth = segments.compactMap(\.headingDepth).min()
-        let headings = segments.indices.filter { topDepth != nil && segments[$0].headingDepth == topDepth }
-        let shortLines = segments.indices.filter { (2...12).contains(segments[$0].words.count) }
-        let best = mostCentral(headings) ?? mostCentral(shortLines)
-        let top = ranks.indices.max { ranks[$0] < ranks[$1] || (ranks[$0] == ranks[$1] && $0 > $1) }!
-        let headline = best.map { segments[$0].text } ?? Self.clip(segments[pool[top]].text)
-        return Summary(headline: headline, points: points)
+        let top = weighted.indices.max { weighted[$0] < weighted[$1] || (weighted[$0] == weighted[$1] && $0 > $1) }!
+        return Summary(headline: title ?? Self.clip(InlineMarkdown.plain(segments[pool[top]].text)), points: points)
     }
 
     /// Maximal marginal relevance over the ranks.
@@ -103,81 +122,105 @@ public struct ExtractiveSummariser: Sendable {
 
     // MARK: Segments
 
+    /// A heading or a sentence of the text.
     struct Segment {
+        /// As it reads in the reflowed source (a heading without its marks).
         var text: String
         var words: [String]
-        /// 1 for `#`, 2 for `##`, …; nil when the segment is not a heading.
-        var headingDepth: Int?
-        var isHeading: Bool { headingDepth != nil }
-        /// Mostly letters: not a table row, a number list or a line of code.
-        var isProse: Bool
-    }
-
-    /// The text's sentences and lines, outside fenced code, cleaned of markers.
-    static func segments(of text: String) -> [Segment] {
-        let bytes = Array(text.utf8)
-        let fenced = fencedRanges(bytes)
-        var cuts = [0] + BoundaryFinder.boundaries(in: text).filter { $0.level >= .sentence }.map(\.offset) + [bytes.count]
-        cuts = Array(Set(cuts)).sorted()
-        var segments: [Segment] = []
-        var fence = 0
-        for (start, end) in zip(cuts, cuts.dropFirst()) {
-            while fence < fenced.count && fenced[fence].upperBound <= start { fence += 1 }
-            if fence < fenced.count && fenced[fence].overlaps(start..<end) { continue }
-            var raw = String(decoding: bytes[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let hashes = raw.prefix { $0 == "#" }.count
-            let headingDepth = (1...6).contains(hashes) && raw.dropFirst(hashes).first == " " ? hashes : nil
-            raw = cleaned(raw)
-            guard !raw.isEmpty else { continue }
-            let letters = raw.unicodeScalars.filter { $0.properties.isAlphabetic }.count
-            let visible = raw.unicodeScalars.filter { !$0.properties.isWhitespace }.count
-            segments.append(Segment(text: raw, words: CopyDetector.words(in: raw), headingDepth: headingDepth,
-                                    isProse: visible > 0 && letters * 10 >= visible * 7 && !raw.hasPrefix("|")))
-        }
-        return segments
-    }
-
-    /// Byte ranges of fenced code blocks (``` or ~~~ lines), fences included.
-    static func fencedRanges(_ bytes: [UInt8]) -> [Range<Int>] {
-        var ranges: [Range<Int>] = []
-        var open: (start: Int, marker: UInt8)? = nil
-        var lineStart = 0
-        while lineStart < bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-            var p = lineStart
-            while p < lineEnd && p - lineStart < 3 && bytes[p] == 0x20 { p += 1 }
-            if p + 3 <= lineEnd, bytes[p] == bytes[p + 1], bytes[p] == bytes[p + 2], bytes[p] == UInt8(ascii: "`") || bytes[p] == UInt8(ascii: "~") {
-                if let o = open {
-                    if o.marker == bytes[p] { ranges.append(o.start..<min(lineEnd + 1, bytes.count)); open = nil }
-                } else {
-                    open = (lineStart, bytes[p])
-                }
+        var kind: TextBlock.Kind
+        /// May be a point: see the type's step 2.
+        var isReadable: Bool
+        /// The share of its rank the segment keeps (step 3).
+        var weight: Double {
+            switch kind {
+            case .listItem: return ExtractiveSummariser.listWeight
+            case .quote: return ExtractiveSummariser.quoteWeight
+            default: return 1
             }
-            lineStart = lineEnd + 1
         }
-        if let o = open { ranges.append(o.start..<bytes.count) }
-        return ranges
     }
 
-    /// Without heading marks, list markers and block quote marks.
-    static func cleaned(_ segment: String) -> String {
-        var s = Substring(segment)
-        while true {
-            let before = s
-            if let first = s.first, "#>".contains(first) { s = s.drop { "#>".contains($0) }.drop(while: \.isWhitespace) }
-            if let first = s.first, "-*+•".contains(first), s.dropFirst().first?.isWhitespace == true { s = s.dropFirst().drop(while: \.isWhitespace) }
-            if let match = s.prefixMatch(of: /\d{1,3}[.)]\s+/) { s = s[match.range.upperBound...] }
-            if s == before { break }
-        }
-        return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    /// A text's segments and what may be its title.
+    struct Document {
+        var segments: [Segment]
+        var blocks: [TextBlock]
+        var frontMatterTitle: String?
     }
 
-    /// The top sentence's first clause, at most eight words.
+    /// The text's headings and sentences, in order, outside code, tables,
+    /// HTML and front matter, without heading, list and quote marks.
+    static func segments(of text: String) -> [Segment] { document(text).segments }
+
+    static func document(_ text: String) -> Document {
+        let segmenter = MarkdownSegmenter(text)
+        var segments: [Segment] = []
+        for block in segmenter.blocks {
+            if block.headingDepth != nil {
+                segments.append(Segment(text: block.text, words: CopyDetector.words(in: block.text), kind: block.kind, isReadable: false))
+                continue
+            }
+            for sentence in SentenceSplitter.sentences(in: block.text) {
+                let words = CopyDetector.words(in: sentence)
+                segments.append(Segment(text: sentence, words: words, kind: block.kind, isReadable: isReadable(sentence, words: words)))
+            }
+        }
+        return Document(segments: segments, blocks: segmenter.blocks, frontMatterTitle: segmenter.frontMatterTitle)
+    }
+
+    /// Step 2's test.
+    static func isReadable(_ sentence: String, words: [String]) -> Bool {
+        guard (5...80).contains(words.count), endsLikeASentence(sentence), !InlineMarkdown.containsTag(sentence) else { return false }
+        let prose = InlineMarkdown.withoutCodeSpans(sentence)
+        guard CopyDetector.words(in: prose).count >= 4 else { return false }
+        let letters = prose.unicodeScalars.filter { $0.properties.isAlphabetic }.count
+        let visible = prose.unicodeScalars.filter { !$0.properties.isWhitespace }.count
+        return letters * 10 >= visible * 7
+    }
+
+    /// Ends with `.`, `!`, `?`, `…` or a full-width terminator, before any
+    /// closing quotes, brackets or emphasis marks.
+    static func endsLikeASentence(_ sentence: String) -> Bool {
+        let closers: Set<Character> = ["\"", "'", "\u{201D}", "\u{2019}", ")", "]", "*", "_", "\u{300D}", "\u{300F}", "\u{FF09}"]
+        guard let last = sentence.reversed().first(where: { !closers.contains($0) }) else { return false }
+        return ".!?\u{2026}\u{3002}\u{FF01}\u{FF1F}".contains(last)
+    }
+
+    /// Step 5's title, plain, when the text has one.
+    static func title(of document: Document) -> String? {
+        let blocks = document.blocks
+        if let first = blocks.first, first.headingDepth != nil {
+            let plain = InlineMarkdown.plain(first.text)
+            if !plain.isEmpty { return fitted(plain) }
+        }
+        if let title = document.frontMatterTitle.map(InlineMarkdown.plain), !title.isEmpty { return fitted(title) }
+        if let first = blocks.first, first.kind == .paragraph, first.isOneLine, blocks.count > 1,
+           !",.:;!?\u{3002}\u{FF01}\u{FF1F}".contains(first.text.last ?? "."),
+           (1...12).contains(CopyDetector.words(in: first.text).count) || first.text.count <= 30 && first.text.unicodeScalars.contains(where: CopyDetector.isCJK) {
+            let plain = InlineMarkdown.plain(first.text)
+            if !plain.isEmpty, plain.count <= 80 { return plain }
+        }
+        return nil
+    }
+
+    /// A title cut at a word to the schema's 80 characters.
+    static func fitted(_ title: String) -> String {
+        guard title.count > 80 else { return title }
+        var words = title.split(separator: " ")
+        while words.count > 1, words.joined(separator: " ").count > 79 { words.removeLast() }
+        return String(words.joined(separator: " ").prefix(79)) + "…"
+    }
+
+    /// A sentence's first clause as a phrase of at most eight words, without
+    /// a dangling stop word at its end.
     static func clip(_ sentence: String) -> String {
-        let clause = sentence.split(whereSeparator: { ",;:—".contains($0) }).first.map(String.init) ?? sentence
-        let words = clause.split(separator: " ")
-        guard words.count > 8 else { return clause.trimmingCharacters(in: CharacterSet(charactersIn: ".!? ")) }
-        return words.prefix(8).joined(separator: " ") + "…"
+        let clause = sentence.split(whereSeparator: { ",;:—(".contains($0) }).first.map(String.init) ?? sentence
+        var words = clause.split(separator: " ").map(String.init)
+        let cut = words.count > headlineWords
+        words = Array(words.prefix(headlineWords))
+        while words.count > 1, stopWords.contains(words.last!.lowercased()) { words.removeLast() }
+        let phrase = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".!? "))
+        guard !phrase.isEmpty else { return String(sentence.prefix(80)) }
+        return cut ? phrase + "…" : phrase
     }
 
     // MARK: Vectors
@@ -220,16 +263,6 @@ public struct ExtractiveSummariser: Sendable {
             else { j += 1 }
         }
         return dot / (na.squareRoot() * nb.squareRoot())
-    }
-
-    static func centroid(_ vectors: [SparseVector]) -> SparseVector {
-        var sum: [Int: Double] = [:]
-        for v in vectors {
-            let norm = v.reduce(0) { $0 + $1.weight * $1.weight }.squareRoot()
-            guard norm > 0 else { continue }
-            for x in v { sum[x.term, default: 0] += x.weight / norm }
-        }
-        return sum.keys.sorted().map { ($0, sum[$0]!) }
     }
 
     /// PageRank over the cosine-similarity graph.
