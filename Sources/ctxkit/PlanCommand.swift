@@ -2,6 +2,7 @@ import ContextKit
 import ContextKitJSON
 import Foundation
 import Render
+import Summariser
 import ToolSupport
 
 /// `ctxkit plan`: how a text is cut to fit a model, and what summarising it
@@ -21,6 +22,7 @@ enum PlanCommand {
         var overlap: Int?
         var summaryTokens: Int?
         var noMarkdown = false
+        var sourceFrame = false
         var latency: String?
         var cold: Double?
         var warm: Double?
@@ -42,6 +44,7 @@ enum PlanCommand {
                 .option("reserve", short: "r", value: "N", help: "Tokens kept free for the answer (default: the profile's, else 512 but at most a quarter of the window).", \.reserve, .integer()),
                 .option("overlap", value: "N", help: "Repeat up to N tokens from the end of each chunk at the start of the next (default 0).", \.overlap, .integer()),
                 .option("summary-tokens", value: "N", help: "Expected tokens of one summary, for the reduce steps (default: from the schema, at most the reserve; without a schema, the reserve).", \.summaryTokens, .integer(minimum: 1)),
+                .flag("source-frame", help: "Price the two marker lines ctxkit summarise sends around each chunk to mark it as data, not instructions ([BEGIN SOURCE TEXT] … [END SOURCE TEXT]), as it does.", \.sourceFrame),
                 .flag("no-markdown", help: "Treat '#' lines and underlined lines as plain lines, not section headings.", \.noMarkdown),
                 .option("latency", value: "FILE", help: "Latency figures (JSON, as the summariser saves them) instead of the measured or field-notes ones.", \.latency),
                 .option("cold", value: "SECONDS", help: "Seconds to the first token of the first call (field notes: 1.15).", \.cold, .nonNegative),
@@ -105,6 +108,8 @@ enum PlanCommand {
         let latency: LatencyModel
         let concurrency: Int
         let idle: Double
+        /// The delimiters priced around each chunk (--source-frame); empty for none.
+        let frame: [String]
 
         init(options: Options, path: String) async throws {
             self.path = path
@@ -161,6 +166,7 @@ enum PlanCommand {
             summaryTokens = options.summaryTokens
             concurrency = options.concurrency ?? 1
             idle = options.idle ?? 0
+            frame = options.sourceFrame ? SourceFraming.standard.delimiters : []
             var latency = try options.latency.map { file in
                 do { return try LatencyModel.load(contentsOf: URL(fileURLWithPath: file)) } catch {
                     throw CommandFailure("--latency \(file): \(error.localizedDescription); expected the JSON the summariser saves (coldFirstToken, warmFirstToken, outputCharactersPerSecond, idleCurve, source, measured)")
@@ -191,7 +197,7 @@ enum PlanCommand {
         }
 
         func plan() throws -> Report {
-            let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: instructions?.text, schema: schema?.document, runtime: runtime)
+            let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: instructions?.text, schema: schema?.document, runtime: runtime, frame: frame)
             let budget = TokenBudget(profile: profile, cost: cost, reserve: reserve, overlap: overlap)
             let summary = SummarySize(given: summaryTokens, schema: schema?.document, reserve: budget.reserve, planner: planner)
             let started = (wall: DispatchTime.now().uptimeNanoseconds, cpu: Self.threadCPUSeconds())
@@ -277,7 +283,9 @@ extension PlanCommand {
             let schemaNote = job.schema.map { "\($0.label), priced by schema-cost" + (schemaFraming > 0 ? " (\(schemaFraming) of framing)" : "") } ?? "none (--schema)"
             let reserveNote = job.reserve != nil ? "--reserve"
                 : profile.defaultReserve > 0 ? "the profile's" : "default: 512, at most a quarter of the window (--reserve)"
-            var notes = ["\(profile.name)", overheadNote, instructionsNote, schemaNote, reserveNote, "tokens a chunk may hold"]
+            var notes = ["\(profile.name)", overheadNote, instructionsNote, schemaNote]
+            if budget.frame > 0 { notes.append("--source-frame: the marker lines around each chunk") }
+            notes += [reserveNote, "tokens a chunk may hold"]
             if budget.overlap > 0 { notes += ["--overlap", "tokens of new text per chunk"] }
             let rows = zip(budget.arithmetic, notes).map { [$0.0.label, $0.0.value, $0.1] }
             return indent(Table(header: ["", "tokens", ""], alignRight: [false, true, false]).render(rows))
@@ -428,6 +436,7 @@ extension PlanCommand {
                 JSONMember("budget", .object([
                     JSONMember("window", .int(budget.window)), JSONMember("requestOverhead", .int(budget.requestOverhead)),
                     JSONMember("instructions", .int(budget.instructions)), JSONMember("schema", .int(budget.schema)), JSONMember("schemaFraming", .int(schemaFraming)),
+                    JSONMember("sourceFrame", .int(budget.frame)),
                     JSONMember("reserve", .int(budget.reserve)), JSONMember("overlap", .int(budget.overlap)),
                     JSONMember("room", .int(budget.room)), JSONMember("newTextPerChunk", .int(budget.newTextPerChunk)),
                 ])),

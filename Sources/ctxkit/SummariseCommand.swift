@@ -28,6 +28,7 @@ enum SummariseCommand {
         var stream = false
         var json = false
         var stats = false
+        var noCache = false
 
         static var declarations: [OptionDeclaration<Self>] {
             [
@@ -48,6 +49,7 @@ enum SummariseCommand {
                 .flag("stream", help: "Print the summary as it forms, and each call's progress on standard error.", \.stream),
                 .flag("json", help: "Print one JSON document: the summary, the plan of every level, every call's metrics and the totals.", \.json),
                 .flag("stats", help: "After the summary, print every call's time to first token, total time, characters per second and tokens, and the totals.", \.stats),
+                .flag("no-cache", help: "Neither read nor write the summary cache (by default a plain summary of the same text with the same backend, model, profile, instructions, schema and sampling is printed from the cache; --json, --stats and --stream always run, and refresh it).", \.noCache),
             ]
         }
     }
@@ -72,6 +74,10 @@ enum SummariseCommand {
         each call itself (/apply-template, /tokenize). After a run against a server,
         the measured latency is saved for 'ctxkit plan' under
         ${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json.
+
+        Summaries are kept, keyed by a SHA-256 of the text and of everything that
+        changes the answer, under ${CONTEXTKIT_CACHE:-${XDG_CACHE_HOME:-~/.cache}/contextkit}/summaries
+        (--no-cache neither reads nor writes it).
 
         Exit status: 0 summarised, 1 the file could not be read or the backend
         failed (the message says why and what to do), 2 usage error, 130 interrupted.
@@ -98,6 +104,8 @@ enum SummariseCommand {
         let json: Bool
         let stream: Bool
         let stats: Bool
+        /// Where summaries are looked up and kept; nil with --no-cache.
+        let cache: SummaryCache?
 
         init(options: Options) async throws {
             guard options.positionals.count == 1, let path = options.positionals.first else {
@@ -118,6 +126,7 @@ enum SummariseCommand {
             json = options.json
             stream = options.stream
             stats = options.stats
+            cache = options.noCache ? nil : SummaryCache.standard()
 
             if options.gguf != nil && options.model != nil {
                 throw UsageError(tool: spec.name, "--gguf gives the profile; it cannot be combined with -m")
@@ -189,6 +198,12 @@ enum SummariseCommand {
             let display = LiveDisplay(stream: stream, progress: !stream && !json && terminal.stderrIsTerminal, columns: terminal.stderrColumns)
             let interruption = Interruption()
             let engine = self.engine, text = self.text
+            let key = engine.cacheKey(for: text)
+            // Only a plain summary comes from the cache: --json, --stats and --stream report a run's calls.
+            if let cache, !json, !stats, !stream, let hit = cache.summary(for: key) {
+                Output.out(hit.text + "\n")
+                return .ok
+            }
             let task = Task.detached { try await engine.summarise(text) { display.handle($0) } }
             signal(SIGINT, SIG_IGN)
             let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -203,6 +218,7 @@ enum SummariseCommand {
 
             switch result {
             case .success(let run):
+                cache?.store(run.summary, for: key)
                 let report = Report(job: self, run: run)
                 if json {
                     Output.out(report.json().rendered() + "\n")

@@ -74,6 +74,7 @@ extension SummariseCommand {
                 JSONMember("budget", .object([
                     JSONMember("window", .int(b.window)), JSONMember("requestOverhead", .int(b.requestOverhead)), JSONMember("instructions", .int(b.instructions)),
                     JSONMember("schema", .int(b.schema)), JSONMember("reserve", .int(b.reserve)), JSONMember("room", .int(b.room)),
+                    JSONMember("sourceFrame", .int(b.frame)),
                 ])),
                 JSONMember("chunks", .array(level.plan.chunks.map { c in
                     .object([

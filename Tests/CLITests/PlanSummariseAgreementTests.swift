@@ -4,8 +4,8 @@ import TestSupport
 import Summariser
 
 /// `ctxkit plan` forecasts the map calls `ctxkit summarise` makes for the
-/// same file, profile, instructions, schema and reserve: the instructions and
-/// schema are the summariser's own, handed to plan as a user would.
+/// same file, profile, instructions, schema, source frame and reserve: the
+/// instructions, schema and frame are the summariser's own, handed to plan as a user would.
 @Suite struct PlanSummariseAgreementTests {
     static let ctxkit = ToolRunner(tool: "ctxkit")
 
@@ -14,7 +14,7 @@ import Summariser
         let schema = try scratch.write("Summary.schema.json", Summary.schema.compactJSON)
         let instructions = try scratch.write("map-instructions.txt", SummaryEngine.Configuration.defaultMapInstructions)
         let state = ["XDG_STATE_HOME": scratch.path("state")]
-        let plan = try ctxkit.run(["plan", file, "--schema", schema, "--instructions", instructions, "--json"] + extra, environment: state)
+        let plan = try ctxkit.run(["plan", file, "--schema", schema, "--instructions", instructions, "--source-frame", "--json"] + extra, environment: state)
         try #require(plan.status == 0, "\(plan.stderr)")
         let summarise = try ctxkit.run(["summarise", file, "--json"] + extra, environment: state)
         try #require(summarise.status == 0, "\(summarise.stderr)")

@@ -32,7 +32,7 @@ import TestSupport
             try await offThePool {
                 let url = server.absoluteString
                 let summarise = try Self.ctxkit.run(["summarise", file, "--backend", "openai", "--url", url, "--greedy", "--seed", "1", "--json"], environment: state)
-                let plan = try Self.ctxkit.run(["plan", file, "--url", url, "--schema", schema, "--instructions", instructions, "--json"], environment: state)
+                let plan = try Self.ctxkit.run(["plan", file, "--url", url, "--schema", schema, "--instructions", instructions, "--source-frame", "--json"], environment: state)
                 return (summarise, plan)
             }
         }

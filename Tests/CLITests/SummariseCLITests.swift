@@ -21,14 +21,39 @@ import Testing
     @Test func theDefaultBackendSummarisesALongDocumentOffline() throws {
         let dir = try TempDir()
         let doc = try Self.document(pages: 8, in: dir)
-        let out = try ctxkit.run(["summarise", doc])
+        let out = try ctxkit.run(["summarise", doc, "--no-cache"])
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stdout.split(separator: "\n")
         #expect(lines.count == 4)
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("- ") })
         let text = try String(contentsOfFile: doc, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
         for point in lines.dropFirst() { #expect(text.contains(point.dropFirst(2)), "extractive points come from the text") }
-        #expect(try ctxkit.run(["summarise", doc]).stdout == out.stdout, "the same text gives the same summary")
+        #expect(try ctxkit.run(["summarise", doc, "--no-cache"]).stdout == out.stdout, "the same text gives the same summary")
+    }
+
+    @Test func aPlainSummaryIsKeptAndReadBackUnlessNoCache() throws {
+        let dir = try TempDir()
+        let doc = try Self.document(pages: 3, in: dir)
+        let environment = ["CONTEXTKIT_CACHE": dir.path("cache")]
+        let folder = dir.url.appendingPathComponent("cache/summaries")
+        let first = try ctxkit.run(["summarise", doc], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 1 && files[0].count == 64 + 5, "one <sha-256>.json: \(files)")
+        // A planted summary under the same key is what the next plain run prints: it was read, not made.
+        let planted = #"{"headline":"Planted","points":["From the cache."]}"#
+        try Data(planted.utf8).write(to: folder.appendingPathComponent(files[0]))
+        #expect(try ctxkit.run(["summarise", doc], environment: environment).stdout == "Planted\n- From the cache.\n")
+        #expect(try ctxkit.run(["summarise", doc, "--no-cache"], environment: environment).stdout == first.stdout)
+        // --json reports a run's calls, so it always runs.
+        let json = try ctxkit.run(["summarise", doc, "--json"], environment: environment)
+        #expect((try json.json()["calls"] as? [Any])?.isEmpty == false)
+        // Another text, or --no-cache, leaves no new file.
+        let other = try dir.write("other.md", String(repeating: "A different text about tides and harbours. ", count: 20))
+        _ = try ctxkit.run(["summarise", other, "--no-cache"], environment: environment)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1)
+        _ = try ctxkit.run(["summarise", other], environment: environment)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
     }
 
     @Test func jsonHasTheSummaryThePlanAndTheMetrics() throws {

@@ -14,6 +14,9 @@ public struct RequestCost: Equatable, Sendable {
     public var schema: Int
     /// The part of `schema` that is the runtime's framing around the schema text.
     public var schemaFraming: Int
+    /// Tokens of the delimiters sent around each chunk of text (the
+    /// summariser's `SourceFraming`), each counted on its own; 0 for none.
+    public var frame: Int
 
     /// Prices `instructions` and `schema` for `profile`, counting with
     /// `tokenizer` (the profile's, loaded; scaled by its estimate when it has one).
@@ -23,12 +26,16 @@ public struct RequestCost: Equatable, Sendable {
     ///   - schema: the output schema or tool list; nil for none.
     ///   - runtime: how the schema reaches the model; nil infers it from the
     ///     profile (`SchemaRuntime.inferred(for:)`).
-    public init(profile: ModelProfile, tokenizer: Tokenizer, instructions: String?, schema: SchemaDocument?, runtime: SchemaRuntime? = nil) {
+    ///   - frame: the fixed strings sent around each chunk of text (an
+    ///     opening and a closing delimiter); empty for text sent bare.
+    public init(profile: ModelProfile, tokenizer: Tokenizer, instructions: String?, schema: SchemaDocument?, runtime: SchemaRuntime? = nil,
+                frame: [String] = []) {
         let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: runtime)
         let instructionTokens = instructions.map(settings.tokens) ?? 0
         let priced = schema.map { SchemaCost(settings: settings).report(for: $0, instructionsTokens: instructionTokens) }
         self.instructions = instructionTokens
         self.schema = priced?.totalTokens ?? 0
         schemaFraming = priced?.framingTokens ?? 0
+        self.frame = frame.reduce(0) { $0 + settings.tokens($1) }
     }
 }

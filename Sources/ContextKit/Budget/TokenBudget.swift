@@ -4,7 +4,7 @@ import Render
 /// the request carries. Every part is shown so a user sees where the window
 /// went:
 ///
-///     room            = window − request overhead − instructions − schema − reserve
+///     room            = window − request overhead − instructions − schema − source frame − reserve
 ///     new text/chunk  = room − overlap
 ///
 /// One budget serves every question ContextKit answers about a window: a fit
@@ -26,6 +26,9 @@ public struct TokenBudget: Equatable, Sendable {
     public var instructions: Int
     /// The output schema as the model sees it, framing included (`RequestCost`).
     public var schema: Int
+    /// The delimiters sent around each chunk of text to mark it as data
+    /// (the summariser's `SourceFraming`); 0 when the text is sent bare.
+    public var frame: Int
     /// Tokens kept free for the answer.
     public var reserve: Int
     /// Tokens of the previous chunk repeated at the start of the next one.
@@ -35,11 +38,12 @@ public struct TokenBudget: Equatable, Sendable {
 
     /// A budget from its parts, all in tokens.
     public init(window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
-                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false) {
+                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0) {
         self.window = window
         self.requestOverhead = requestOverhead
         self.instructions = instructions
         self.schema = schema
+        self.frame = frame
         self.reserve = reserve
         self.overlap = overlap
         self.isEstimate = isEstimate
@@ -55,19 +59,22 @@ public struct TokenBudget: Equatable, Sendable {
     ///   - overlap: tokens each chunk repeats from the one before.
     ///   - window: the window in effect when it is smaller than the profile's
     ///     (a backend that reports its own); nil for the profile's.
-    public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil) {
+    ///   - frame: tokens of the delimiters around each chunk of text, 0 for none.
+    public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil, frame: Int = 0) {
         let window = window ?? profile.contextWindow
         self.init(window: window,
                   requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
                   instructions: instructions, schema: schema,
                   reserve: reserve ?? Self.defaultReserve(for: profile, window: window),
-                  overlap: overlap, isEstimate: profile.isEstimate)
+                  overlap: overlap, isEstimate: profile.isEstimate, frame: frame)
     }
 
-    /// The budget of one request to `profile` carrying `cost`'s instructions
-    /// and schema; the other parameters are those of `init(profile:instructions:schema:reserve:overlap:window:)`.
+    /// The budget of one request to `profile` carrying `cost`'s instructions,
+    /// schema and source frame; the other parameters are those of
+    /// `init(profile:instructions:schema:reserve:overlap:window:frame:)`.
     public init(profile: ModelProfile, cost: RequestCost, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil) {
-        self.init(profile: profile, instructions: cost.instructions, schema: cost.schema, reserve: reserve, overlap: overlap, window: window)
+        self.init(profile: profile, instructions: cost.instructions, schema: cost.schema, reserve: reserve, overlap: overlap, window: window,
+                  frame: cost.frame)
     }
 
     /// The profile's own reserve when it has one; otherwise 512 tokens (about
@@ -78,8 +85,8 @@ public struct TokenBudget: Equatable, Sendable {
     }
 
     /// Tokens every request carries besides its text and the reserve:
-    /// request overhead, instructions and schema.
-    public var fixed: Int { requestOverhead + instructions + schema }
+    /// request overhead, instructions, schema and source frame.
+    public var fixed: Int { requestOverhead + instructions + schema + frame }
 
     /// Tokens of text one request can carry, overlap included; negative when
     /// the other parts exceed the window (`validate()` throws then).
@@ -109,6 +116,9 @@ public struct TokenBudget: Equatable, Sendable {
             ("− request overhead", NumberFormat.grouped(requestOverhead)),
             ("− instructions", approx + NumberFormat.grouped(instructions)),
             ("− output schema", approx + NumberFormat.grouped(schema)),
+        ]
+        if frame > 0 { lines.append(("− source frame", approx + NumberFormat.grouped(frame))) }
+        lines += [
             ("− response reserve", NumberFormat.grouped(reserve)),
             ("= room for text", approx + NumberFormat.grouped(room)),
         ]

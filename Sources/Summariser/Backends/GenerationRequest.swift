@@ -1,8 +1,9 @@
 /// One prompt for one session: the text, the shape of the answer, and how to sample it.
 public struct GenerationRequest: Equatable, Sendable {
     /// What the model is asked about. The summariser sends the text to
-    /// summarise and nothing else (the task is in the session's instructions),
-    /// so an extractive backend can work on it directly.
+    /// summarise between its `SourceFraming` markers and nothing else (the
+    /// task is in the session's instructions), so an extractive backend
+    /// works on it directly once it strips the frame.
     public var prompt: String
     /// The answer must match this schema; nil for free text.
     public var schema: OutputSchema?

@@ -14,11 +14,15 @@ public struct ExtractiveBackend: LanguageModelBackend {
     public var summariser: ExtractiveSummariser
     /// The window, in tokens, the backend reports as its `contextSize()`.
     public var window: Int
+    /// The frame the engine sends each text in, stripped before summarising
+    /// (a prompt without it is summarised as it is).
+    public var framing: SourceFraming
 
     /// A backend that stands in for a model with a `contextSize`-token window.
-    public init(summariser: ExtractiveSummariser = .init(), contextSize: Int = 4096) {
+    public init(summariser: ExtractiveSummariser = .init(), contextSize: Int = 4096, framing: SourceFraming = .standard) {
         self.summariser = summariser
         self.window = contextSize
+        self.framing = framing
     }
 
     /// `extractive`.
@@ -32,20 +36,21 @@ public struct ExtractiveBackend: LanguageModelBackend {
 
     /// A session that ignores `instructions` and summarises each prompt.
     public func makeSession(instructions: String) -> any LanguageModelSession {
-        Session(summariser: summariser)
+        Session(summariser: summariser, framing: framing)
     }
 
     struct Session: LanguageModelSession {
         let summariser: ExtractiveSummariser
+        let framing: SourceFraming
         static let snapshotCharacters = 50
 
         func prewarm() async {}
 
         func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<ResponseSnapshot, any Error> {
-            let summariser = self.summariser
+            let summariser = self.summariser, text = framing.unframe(request.prompt)
             return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
                 let task = Task {
-                    let summary = summariser.summarise(request.prompt)
+                    let summary = summariser.summarise(text)
                     let answer = request.schema == nil ? summary.text : summary.json
                     var end = answer.startIndex
                     while end < answer.endIndex {

@@ -67,4 +67,23 @@ struct TokenBudgetTests {
             #expect(text.contains(part), "\(part) missing from\n\(text)")
         }
     }
+
+    @Test func aSourceFrameIsPartOfTheFixedCostAndShownOnlyWhenThere() throws {
+        let framed = TokenBudget(window: 4096, requestOverhead: 22, instructions: 40, schema: 119, reserve: 512, frame: 13)
+        #expect(framed.fixed == 22 + 40 + 119 + 13)
+        #expect(framed.room == 4096 - 22 - 40 - 119 - 13 - 512)
+        let lines = framed.arithmetic.map(\.label)
+        #expect(lines == ["context window", "− request overhead", "− instructions", "− output schema", "− source frame", "− response reserve", "= room for text"])
+        #expect(!TokenBudget(window: 4096, reserve: 512).arithmetic.map(\.label).contains("− source frame"))
+    }
+
+    @Test func requestCostPricesEachDelimiterOnItsOwn() throws {
+        let profile = try profile("gpt-4o")
+        let tokenizer = try Tokenizer.named("o200k_base")
+        let delimiters = ["[BEGIN SOURCE TEXT]\n", "\n[END SOURCE TEXT]"]
+        let cost = RequestCost(profile: profile, tokenizer: tokenizer, instructions: "Summarise.", schema: nil, frame: delimiters)
+        #expect(cost.frame == tokenizer.count(delimiters[0]) + tokenizer.count(delimiters[1]))
+        #expect(RequestCost(profile: profile, tokenizer: tokenizer, instructions: "Summarise.", schema: nil).frame == 0)
+        #expect(TokenBudget(profile: profile, cost: cost).frame == cost.frame)
+    }
 }

@@ -15,12 +15,13 @@ import ContextKit
         return try ProfileCatalog.builtIn().profile(named: name)
     }
 
-    /// What `ctxkit plan FILE -m PROFILE --instructions MAP --schema SUMMARY` computes.
+    /// What `ctxkit plan FILE -m PROFILE --instructions MAP --schema SUMMARY --source-frame` computes.
     func forecast(_ text: String, for configuration: SummaryEngine.Configuration) throws -> (chunks: ChunkPlan, calls: MapReducePlan) {
         let profile = configuration.profile
         let planner = try ChunkPlanner(profile: profile)
         let schema = configuration.schema.document
-        let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: configuration.mapInstructions, schema: schema)
+        let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: configuration.mapInstructions, schema: schema,
+                               frame: SourceFraming.standard.delimiters)
         let budget = TokenBudget(profile: profile, cost: cost, reserve: configuration.responseReserve)
         let chunks = try planner.plan(text, budget: budget)
         let summary = SummarySize(given: nil, schema: schema, reserve: budget.reserve, planner: planner)

@@ -167,8 +167,8 @@ import ContextKit
         let run = try await engine(backend).summarise(Fakes.text(paragraphs: 20))
         #expect(run.levels.count >= 2, "map and reduce calls are both checked")
         #expect(run.replans.isEmpty)
-        for (prompt, call) in zip(backend.log.prompts, run.metrics.calls) {
-            let instructions = call.stage == .map ? SummaryEngine.Configuration.defaultMapInstructions : SummaryEngine.Configuration.defaultReduceInstructions
+        // The count is of the request as sent: its instructions, and the chunk inside its source frame.
+        for ((instructions, prompt), call) in zip(backend.log.sent, run.metrics.calls) {
             #expect(call.tokensPlannedByBackend)
             #expect(call.tokensPlanned == count(instructions, prompt))
         }

@@ -7,18 +7,30 @@ final class CallLog: @unchecked Sendable {
     private let lock = NSLock()
     private var _entries: [String] = []
     private var _prompts: [String] = []
+    private var _sent: [(instructions: String, prompt: String)] = []
     private var _sessions = 0
 
     func add(_ entry: String) { lock.withLock { _entries.append(entry) } }
-    func prompt(_ prompt: String) -> Int { lock.withLock { _prompts.append(prompt); return _prompts.count - 1 } }
+    /// Records a request: `prompt` is the text (the frame stripped), `sent` what the request carried.
+    func prompt(_ prompt: String, sent: (instructions: String, prompt: String)? = nil) -> Int {
+        lock.withLock {
+            _prompts.append(prompt)
+            _sent.append(sent ?? ("", prompt))
+            return _prompts.count - 1
+        }
+    }
     func newSession() -> Int { lock.withLock { _sessions += 1; return _sessions } }
 
     var entries: [String] { lock.withLock { _entries } }
+    /// The text of each request, without the source frame.
     var prompts: [String] { lock.withLock { _prompts } }
+    /// Each request's instructions and prompt as sent, frame included.
+    var sent: [(instructions: String, prompt: String)] { lock.withLock { _sent } }
     var sessions: Int { lock.withLock { _sessions } }
 }
 
-/// What a fake answers to one request: the answer text, or an error.
+/// What a fake answers to one request (given the prompt's text, its
+/// source frame stripped): the answer text, or an error.
 typealias FakeBehaviour = @Sendable (_ request: Int, _ instructions: String, _ prompt: String) async throws -> String
 
 /// A backend whose answers come from a closure. Records sessions, prewarms
@@ -71,10 +83,11 @@ struct FakeBackend: LanguageModelBackend {
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     if reused { backend.log.add("REUSED s\(id)") }
-                    let n = backend.log.prompt(request.prompt)
+                    let text = SourceFraming.standard.unframe(request.prompt)
+                    let n = backend.log.prompt(text, sent: (instructions, request.prompt))
                     backend.log.add("start s\(id) r\(n)")
                     do {
-                        let answer = try await backend.behaviour(n, instructions, request.prompt)
+                        let answer = try await backend.behaviour(n, instructions, text)
                         let chars = Array(answer)
                         let step = max(1, (chars.count + backend.pieces - 1) / backend.pieces)
                         var end = 0
