@@ -112,12 +112,15 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     ///   missing from the bundle, `.alteredVocabulary` when it does not match
     ///   its shipped checksum.
     public func tokenizer() throws -> Tokenizer {
-        try Self.cache.tokenizer(for: self) {
-            if ranks != self {
-                // The base's vocabulary, shared in memory; only the special tokens differ.
-                let base = try ranks.tokenizer()
-                return try Tokenizer(name: rawValue, vocabulary: base.vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+        if ranks != self {
+            // The base's vocabulary, shared in memory; only the special tokens
+            // differ. Loaded before taking the cache's lock, which is not reentrant.
+            let base = try ranks.tokenizer()
+            return try Self.cache.tokenizer(for: self) {
+                try Tokenizer(name: rawValue, vocabulary: base.vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
             }
+        }
+        return try Self.cache.tokenizer(for: self) {
             guard let url = resourceURL else {
                 throw TokenKitError.unreadableFile(path: "\(rawValue).tiktoken", reason: "the resource is missing from the TokenKit bundle; reinstall ContextKit")
             }
