@@ -80,6 +80,44 @@ class Peers:
         return wall, cpu, result if isinstance(result, int) else len(result)
 
 
+class TekkenPeer:
+    """mistral-common's Tekkenizer on the tekken file it ships, for the tekken rows."""
+
+    def __init__(self) -> None:
+        import mistral_common
+        from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+        self.version = mistral_common.__version__
+        self.path = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"
+        self._tekken = Tekkenizer.from_file(self.path)
+
+    def run(self, peer: str, mode: str, encoding: str, text: str) -> tuple[float, float, int]:
+        """Wall seconds, CPU seconds and tokens of one `encode(text, bos=False, eos=False)`."""
+        start, cpu_start = time.perf_counter(), time.thread_time()
+        ids = self._tekken.encode(text, bos=False, eos=False)
+        return time.perf_counter() - start, time.thread_time() - cpu_start, len(ids)
+
+
+def tekken_rows(runner: "Runner", peer: TekkenPeer, paths: dict, targets: list, check_counts) -> list[str]:
+    """ContextKit reading the same tekken file against mistral-common, on the three corpora."""
+    lines = ["| corpus | implementation | MB/s CPU | MB/s wall | ContextKit count / this, CPU (wall) |", "|---|---|---:|---:|---:|"]
+    contenders = [("mistral-common", "encode"), ("contextkit", "count"), ("contextkit", "encode")]
+    names = {("mistral-common", "encode"): f"mistral-common {peer.version} Tekkenizer.encode",
+             ("contextkit", "count"): "**ContextKit count**", ("contextkit", "encode"): "**ContextKit encode**"}
+    for corpus in CORPORA:
+        print(f"tekken {corpus} ...", flush=True)
+        results = runner.measure(str(peer.path), paths[corpus], contenders)
+        check_counts(f"tekken {corpus}", results)
+        mine, theirs = results[("contextkit", "count")], results[("mistral-common", "encode")]
+        for c in contenders:
+            r = results[c]
+            ratio = "" if c[0] == "contextkit" else f"{mbps(mine) / mbps(r):.2f}× ({mbps(mine, 'seconds') / mbps(r, 'seconds'):.2f}×)"
+            lines.append(f"| {CORPUS_NAMES[corpus]} | {names[c]} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | {ratio} |")
+        r = mbps(mine) / mbps(theirs)
+        targets.append((f"tekken, {CORPUS_NAMES[corpus]}: count ≥ mistral-common", f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(theirs):.1f} MB/s CPU)", r >= 1))
+    return lines
+
+
 class Runner:
     def __init__(self, bin_dir: Path, rounds: int, peers: Peers) -> None:
         self.tokbench = bin_dir / "tokbench"
@@ -170,8 +208,27 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, required=True, help="folder for the generated corpora")
     parser.add_argument("--rounds", type=int, default=5, help="measured rounds after the warm-up (at least 5)")
     parser.add_argument("--report", type=Path, default=REPO / "reports" / "bench.md")
+    parser.add_argument("--only", choices=["tekken"], help="run only these rows and print them (the report is not written)")
     args = parser.parse_args()
     rounds = max(5, args.rounds)
+    if args.only == "tekken":
+        print(f"load average before: {load_average()}", flush=True)
+        paths = corpora.make(args.cache)
+        targets: list = []
+        disagreements: list[str] = []
+
+        def check_only(label: str, results: dict) -> None:
+            seen = set().union(*(r["tokens"] for r in results.values()))
+            if len(seen) != 1:
+                disagreements.append(f"{label}: " + ", ".join(f"{w} {m} {sorted(r['tokens'])}" for (w, m), r in results.items()))
+
+        peer = TekkenPeer()
+        table = tekken_rows(Runner(args.bin, rounds, peer), peer, paths, targets, check_only)
+        print("\n".join(table))
+        for t, m, ok in targets:
+            print(f"{t}: {m} {'met' if ok else 'SHORTFALL'}")
+        print(f"counts: {'all agree' if not disagreements else '; '.join(disagreements)}; load average after: {load_average()}")
+        return 0 if not disagreements else 1
 
     load_before = load_average()
     print(f"load average before: {load_before}", flush=True)
@@ -329,6 +386,9 @@ def main() -> int:
         targets.append(("100 MB on 2 cores ≥ 1.8× one core, identical count", "tokcount was not built", False))
     multicore_table = lines
 
+    tekken_peer = TekkenPeer()
+    tekken_table = tekken_rows(Runner(args.bin, rounds, tekken_peer), tekken_peer, paths, targets, check_counts)
+
     targets.append(("token counts agree across implementations on every input", "all agree" if not disagreements else "; ".join(disagreements), not disagreements))
     load_after = load_average()
 
@@ -375,6 +435,12 @@ def main() -> int:
         "## Multi-core (`tokcount -j N`)",
         "",
         *multicore_table,
+        "",
+        "## tekken (Mistral) against mistral-common",
+        "",
+        "ContextKit reads mistral-common's own `tekken_240911.json`; mistral-common runs `Tekkenizer.encode(text, bos=False, eos=False)` in-process.",
+        "",
+        *tekken_table,
         "",
     ]
     text = "\n".join(report)

@@ -10,6 +10,10 @@ Sample: --sample N --seed S prints, for N seeded fuzz texts (the generator of
 Tests/Fixtures/tiktoken/generate.py) and then N/20 mixed documents of 1-20 KB
 (fuzz pieces and UDHR paragraphs), one line per text and encoding:
     {"case": ..., "encoding": ..., "text": ..., "ids": [...]}
+--encodings a,b samples those encodings instead of the four with their own
+ranks. --specials puts one to four of each encoding's special-token strings
+into every text and adds each special token alone; those lines carry
+"allowed_special": "all" and the ids of encode(text, allowed_special="all").
 
 Run with the test venv:  "$(scripts/python-env | tail -n1)" scripts/tiktoken-oracle.py
 Output is plain ASCII JSON (non-ASCII escaped), whatever the locale.
@@ -56,27 +60,42 @@ def serve() -> None:
             write(answer(line))
 
 
-def sample(count: int, seed: int) -> None:
+def sample(count: int, seed: int, names: list[str], specials: bool) -> None:
     fuzz = fuzz_text.FuzzText(seed)
     cases = [(f"fuzz/{i:04d}", fuzz.case()) for i in range(count)]
     paragraphs = fuzz_text.udhr_paragraphs(UDHR) if UDHR.is_dir() else []
     cases += [(f"document/{i:03d}", fuzz.document(paragraphs)) for i in range(int(count * DOCUMENTS_PER_TEXT))]
-    encodings = [tiktoken_encodings.load(name) for name in tiktoken_encodings.NAMES]
-    for case, text in cases:
-        for enc in encodings:
-            write({"case": case, "encoding": enc.name, "text": text, "ids": tiktoken_encodings.encode(enc, text)})
+    encodings = [tiktoken_encodings.load(name) for name in names]
+    if not specials:
+        for case, text in cases:
+            for enc in encodings:
+                write({"case": case, "encoding": enc.name, "text": text, "ids": tiktoken_encodings.encode(enc, text)})
+        return
+    for enc in encodings:
+        tokens = sorted(enc.special_tokens_set)
+        for token in tokens:
+            write({"case": f"special/{token}", "encoding": enc.name, "text": token, "allowed_special": "all",
+                   "ids": tiktoken_encodings.encode(enc, token, "all")})
+        for case, text in cases:
+            for _ in range(fuzz.rng.randint(1, 4)):
+                at = fuzz.rng.randint(0, len(text))
+                text = text[:at] + fuzz.rng.choice(tokens) + text[at:]
+            write({"case": case, "encoding": enc.name, "text": text, "allowed_special": "all",
+                   "ids": tiktoken_encodings.encode(enc, text, "all")})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sample", type=int, metavar="N", help="print N seeded fuzz texts (+ N/20 documents) with their ids")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --sample (default 0)")
+    parser.add_argument("--encodings", default=",".join(tiktoken_encodings.NAMES), help="comma-separated encodings for --sample")
+    parser.add_argument("--specials", action="store_true", help="--sample texts hold special-token strings, encoded with allowed_special='all'")
     args = parser.parse_args()
     try:
         if args.sample is None:
             serve()
         else:
-            sample(args.sample, args.seed)
+            sample(args.sample, args.seed, args.encodings.split(","), args.specials)
     except BrokenPipeError:  # the reader stopped early: not an error for an oracle
         sys.stderr.close()
 

@@ -1,9 +1,11 @@
-"""The four OpenAI encodings as tiktoken.Encoding objects, built offline.
+"""The OpenAI encodings as tiktoken.Encoding objects, built offline.
 
 tiktoken would fetch its vocabularies over the network; we build each Encoding
 from the .tiktoken file the project ships, with the pattern and special tokens
 copied from tiktoken 0.14.0's tiktoken_ext/openai_public.py, and check the
-file's sha256 against the hash tiktoken itself expects.
+file's sha256 against the hash tiktoken itself expects. The encodings that
+only add special tokens to one of those ranks (o200k_harmony, p50k_edit) are
+built by tiktoken's own constructors, reading the ranks from the same files.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ SPECS = {
 }
 ALIASES = {"gpt2": "r50k_base"}
 NAMES = ("cl100k_base", "o200k_base", "r50k_base", "p50k_base")
+# Built by tiktoken_ext.openai_public's constructor of the same name.
+DERIVED = ("o200k_harmony", "p50k_edit")
 
 
 def vocab_path(name: str) -> Path:
@@ -93,9 +97,31 @@ def vocab_path(name: str) -> Path:
 
 def load(name: str) -> tiktoken.Encoding:
     canonical = ALIASES.get(name, name)
+    if canonical in DERIVED:
+        return _build_derived(canonical)
     if canonical not in SPECS:
-        raise ValueError(f"unknown encoding {name!r}; known: {', '.join([*SPECS, *ALIASES])}")
+        raise ValueError(f"unknown encoding {name!r}; known: {', '.join([*SPECS, *DERIVED, *ALIASES])}")
     return _build(canonical)
+
+
+@functools.cache
+def _build_derived(name: str) -> tiktoken.Encoding:
+    """tiktoken's own definition of `name`, its ranks read from the shipped file."""
+    import tiktoken_ext.openai_public as public
+
+    def local(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        base = url.rsplit("/", 1)[-1].removesuffix(".tiktoken")
+        path = vocab_path(base)
+        if expected_hash and hashlib.sha256(path.read_bytes()).hexdigest() != expected_hash:
+            raise ValueError(f"{path} is not the official {base} (sha256 differs from {expected_hash})")
+        return load_tiktoken_bpe(str(path))
+
+    original = public.load_tiktoken_bpe
+    public.load_tiktoken_bpe = local
+    try:
+        return tiktoken.Encoding(**getattr(public, name)())
+    finally:
+        public.load_tiktoken_bpe = original
 
 
 @functools.cache

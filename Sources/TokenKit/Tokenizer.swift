@@ -48,7 +48,9 @@ public final class Tokenizer: Sendable {
 
     /// Builds a tokenizer from its parts. Every single byte must be a token,
     /// as in any byte-level BPE vocabulary, so that any input can be encoded.
-    init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int]) throws {
+    /// `controlTokens` (id → text) only decode: encoding never reads them out
+    /// of a text, as mistral-common's tekken does not.
+    init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int], controlTokens: [Int: String] = [:]) throws {
         for byte in 0..<256 {
             var b = UInt8(byte)
             if vocabulary.id(of: &b, count: 1) == nil {
@@ -62,8 +64,15 @@ public final class Tokenizer: Sendable {
         self.pieceBoundary = PieceBoundary(preTokenizer)
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .tiktoken
-        self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
+        self.specialsByID = Self.textsByID(specialTokens).merging(controlTokens) { special, _ in special }
         self.specialTokenMatcher = SpecialTokenMatcher(specialTokens)
+    }
+
+    /// Each special token's text by id. When two texts share an id (o200k_harmony's
+    /// 200018 is `<|endofprompt|>` and `<|reserved_200018|>`), the shorter one,
+    /// then the first in order, decodes: what tiktoken 0.14 gives.
+    private static func textsByID(_ specialTokens: [String: Int]) -> [Int: String] {
+        Dictionary(specialTokens.map { ($0.value, $0.key) }) { a, b in (a.utf8.count, a) <= (b.utf8.count, b) ? a : b }
     }
 
     /// A tokenizer read from a model file. `vocabulary` holds the tokens the
@@ -83,7 +92,8 @@ public final class Tokenizer: Sendable {
     }
 
     /// A tokenizer for one of the built-in encodings (`cl100k_base`, `o200k_base`,
-    /// `r50k_base` or its alias `gpt2`, `p50k_base`), loaded once and cached.
+    /// `r50k_base` or its alias `gpt2`, `p50k_base`, `o200k_harmony`,
+    /// `p50k_edit`), loaded once and cached.
     ///
     /// - Throws: `TokenKitError.unknownEncoding` for any other name (its
     ///   message lists the known ones); `TokenKitError.alteredVocabulary` or
@@ -321,6 +331,7 @@ public final class Tokenizer: Sendable {
         case .cl100k: scan(Cl100kScanner.self, cursor, from, &sink)
         case .o200k: scan(O200kScanner.self, cursor, from, &sink)
         case .r50k: scan(R50kScanner.self, cursor, from, &sink)
+        case .tekken: scan(TekkenScanner.self, cursor, from, &sink)
         case .regex:
             preTokenizer.forEachPiece(in: bytes, from: from, to: to) { a, b in
                 if !sink.isFull { encoder.encode(base, a, b, into: &sink) }

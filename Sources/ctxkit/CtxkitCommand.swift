@@ -40,10 +40,12 @@ enum CtxkitCommand {
 }
 
 extension ProfileError: ExitCodeReporting {
-    /// A profile name that does not exist is the command line's mistake (2);
+    /// A profile name that does not exist, or one that needs --window, is the command line's mistake (2);
     /// a profiles file that cannot be read is the input's (1).
     package var exitCode: ExitCode {
-        if case .unknownProfile = self { return .usage }
-        return .inputFailed
+        switch self {
+        case .unknownProfile, .unknownWindow: return .usage
+        default: return .inputFailed
+        }
     }
 }

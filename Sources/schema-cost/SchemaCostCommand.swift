@@ -91,8 +91,10 @@ enum SchemaCostCommand {
                 profile = try catalog.profile(named: options.model ?? "apple-on-device")
                 tokenizer = try profile.tokenizer.load()
             } catch let error as ProfileError {
-                if case .unknownProfile = error { throw CommandFailure("\(error)", exitCode: .usage) }
-                throw CommandFailure("\(error)")
+                switch error {
+                case .unknownProfile, .unknownWindow: throw CommandFailure("\(error)", exitCode: .usage)
+                default: throw CommandFailure("\(error)")
+                }
             }
             let input = try readInput(path)
             let document: SchemaDocument

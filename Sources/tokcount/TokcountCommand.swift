@@ -208,6 +208,8 @@ enum ModelList {
         var out = Table(header: ["profile", "window", "tokenizer", "overhead", "about"], alignRight: [false, true, false, true, false]).render(rows)
         out += "* default. ≈: the model's tokenizer is not public; counts are estimated from this one.\n"
         out += "overhead: tokens per request + per message, added to every input's count.\n"
+        out += "Any other OpenAI model name tiktoken knows works too: a dated or fine-tuned name (gpt-4o-2024-08-06,\n"
+        out += "ft:gpt-4o-mini:…) takes its model's profile, another gets its encoding and needs --window N.\n"
         return out
     }
 }

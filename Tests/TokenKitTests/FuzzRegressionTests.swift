@@ -9,7 +9,7 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: TokenKit")
 struct FuzzRegressionTests {
-    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece"]
+    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece", "tekken"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -19,6 +19,7 @@ struct FuzzRegressionTests {
         case "gguf": return OpenModelFuzzProperties.gguf(bytes)
         case "tokenizer-json": return OpenModelFuzzProperties.tokenizerJSON(bytes)
         case "wordpiece": return OpenModelFuzzProperties.wordPiece(bytes)
+        case "tekken": return TekkenFuzzProperties.tekken(bytes)
         default: return "no property for \(target)"
         }
     }
@@ -28,6 +29,8 @@ struct FuzzRegressionTests {
         "scanners": [[], [0xFF, 0xFE, 0x20, 0x20, 0x0A], Array("don't  \u{301}x 12345\r\n\r\n".utf8), [0xE2, 0x82], Array(repeating: 0x20, count: 5000)],
         "round-trip": [[], [0x00], [0xF0, 0x9F, 0x98], Array("<|endoftext|><|endofprompt|>".utf8), Array(repeating: UInt8(ascii: "a"), count: 5000)],
         "gguf": [[], Array("GGU".utf8), Array("GGUF".utf8) + [3, 0, 0, 0] + Array(repeating: 0xFF, count: 16)],
+        "tekken": [[], Array(#"{"config":{},"vocab":[]}"#.utf8), Array(#"{"config":{"version":"v3","pattern":"(","default_vocab_size":300,"default_num_special_tokens":44},"vocab":[]}"#.utf8),
+                   Array(#"{"config":{"version":"v7","pattern":"x","default_vocab_size":16777300,"default_num_special_tokens":0},"vocab":[]}"#.utf8)],
         "tokenizer-json": [[], Array("{".utf8), Array(#"{"model":{"type":"BPE","vocab":{},"merges":[]}}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 100_000)],
     ]
 

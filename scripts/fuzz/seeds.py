@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Writes small, valid model files for the gguf and tokenizer-json fuzz targets
-to start from (the real ones are megabytes; the fuzzer works best on a few KB).
+"""Writes small, valid model files for the gguf, tokenizer-json and tekken fuzz
+targets to start from (the real ones are megabytes; the fuzzer works best on a few KB).
 
     scripts/fuzz/seeds.py gguf DIR
     scripts/fuzz/seeds.py tokenizer-json DIR
+    scripts/fuzz/seeds.py tekken DIR
 """
+import base64
 import json
 import struct
 import sys
@@ -106,7 +108,34 @@ def write_tokenizer_json(folder):
     (folder / "sentencepiece.tokenizer.json").write_text(json.dumps(sentencepiece, ensure_ascii=False, indent=1))
 
 
+TEKKEN_PATTERN = "|".join([
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*",
+    r"\p{N}", r" ?[^\s\p{L}\p{N}]+[\r\n/]*", r"\s*[\r\n]+", r"\s+(?!\S)", r"\s+",
+])
+
+
+def tekken(version, specials, num_special=4, cut=0, pattern=TEKKEN_PATTERN):
+    """A tekken file: the 256 bytes and a few merges, compact (the real ones are 15-19 MB)."""
+    merges = [b"he", b"ll", b"hell", b"hello", b" w", b"or", b" wor", b" world", b"\xc3\xa9"]
+    vocab = [{"rank": i, "token_bytes": base64.b64encode(t).decode(), "token_str": None}
+             for i, t in enumerate([bytes([b]) for b in range(256)] + merges)]
+    root = {"config": {"pattern": pattern, "num_vocab_tokens": len(vocab), "default_vocab_size": len(vocab) + num_special - cut,
+                       "default_num_special_tokens": num_special, "version": version}, "vocab": vocab}
+    if specials is not None:
+        root["special_tokens"] = [{"rank": i, "token_str": s, "is_control": True} for i, s in enumerate(specials)]
+    return json.dumps(root, separators=(",", ":"))
+
+
+def write_tekken(folder):
+    (folder / "v3-default-specials.json").write_text(tekken("v3", None, num_special=24))
+    (folder / "v7-listed-specials.json").write_text(tekken("v7", ["<unk>", "<s>", "</s>"]))
+    (folder / "v13-cut.json").write_text(tekken("v13", ["<unk>", "<s>", "</s>", "[INST]"], cut=3))
+    (folder / "v3-other-pattern.json").write_text(tekken("v3", [], pattern=r"\p{L}+|\p{N}|\s+|[^\p{L}\p{N}\s]+"))
+    (folder / "v2-refused.json").write_text(tekken("v2", []))
+
+
 if __name__ == "__main__":
     kind, folder = sys.argv[1], Path(sys.argv[2])
     folder.mkdir(parents=True, exist_ok=True)
-    {"gguf": write_gguf, "tokenizer-json": write_tokenizer_json}[kind](folder)
+    {"gguf": write_gguf, "tokenizer-json": write_tokenizer_json, "tekken": write_tekken}[kind](folder)

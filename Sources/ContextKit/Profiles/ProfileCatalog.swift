@@ -1,4 +1,5 @@
 import Foundation
+import Render
 import TokenKit
 
 /// The model profiles a tool can use: the built-in set, then the user's
@@ -96,11 +97,14 @@ public struct ProfileCatalog: Sendable {
     /// or, when `name` is an existing GGUF file (known by its content, not its
     /// name), the profile the file itself gives (`ModelProfile(gguf:)`); a
     /// Hugging Face model folder, or its `tokenizer.json` or `tokenizer_config.json`, gives
-    /// `ModelProfile(huggingFace:)`.
+    /// `ModelProfile(huggingFace:)`; for any other OpenAI model name tiktoken
+    /// knows, a profile derived from it (`openAIProfile(named:contextWindow:)`).
     ///
-    /// - Parameter contextWindow: the window for a model file that gives none.
+    /// - Parameter contextWindow: the window for a model file or model name
+    ///   that gives none.
     /// - Throws: `ProfileError.unknownProfile`, listing the known names;
-    ///   `.modelFile` for a file that is not a usable GGUF model or model folder.
+    ///   `.modelFile` for a file that is not a usable GGUF model or model folder;
+    ///   `.unknownWindow` for an OpenAI model known only by its encoding.
     public func profile(named name: String, contextWindow: Int? = nil) throws -> ModelProfile {
         if let p = profiles.first(where: { $0.name == name }) { return p }
         if let p = profiles.first(where: { $0.name.lowercased() == name.lowercased() }) { return p }
@@ -110,7 +114,53 @@ public struct ProfileCatalog: Sendable {
             if ModelProfile.isHuggingFaceModel(url) { return try ModelProfile(huggingFace: url, contextWindow: contextWindow) }
             return try ModelProfile(gguf: url, contextWindow: contextWindow)
         }
+        if let p = try openAIProfile(named: name, contextWindow: contextWindow) { return p }
         throw ProfileError.unknownProfile(name: name, known: profiles.map(\.name))
+    }
+
+    /// A profile for an OpenAI model name no profile lists, from tiktoken's
+    /// model table (`OpenAIModels`), or nil when tiktoken does not know the name.
+    ///
+    /// A dated snapshot (`gpt-4o-2024-08-06`, `gpt-4-0613`) or a fine-tuned
+    /// model (`ft:gpt-4o-mini:acme::x1`) of a listed model that counts with the
+    /// same encoding gets that profile's window and overheads; any other name
+    /// gets its encoding and `contextWindow`. `provenance` says which.
+    ///
+    /// - Throws: `ProfileError.unknownWindow` when the name has no such
+    ///   profile and `contextWindow` is nil.
+    public func openAIProfile(named name: String, contextWindow: Int?) throws -> ModelProfile? {
+        guard let tableEncoding = OpenAIModels.encodingName(forModel: name) else { return nil }
+        let encoding = OpenAIEncoding(name: tableEncoding)?.rawValue ?? tableEncoding
+        let table = "encoding \(tableEncoding) from tiktoken's model table"
+        // A fine-tuned model's base may itself be a dated snapshot: look two steps down.
+        let firstStep = Self.baseModel(of: name)
+        let bases = [firstStep?.0, firstStep.flatMap { Self.baseModel(of: $0.0)?.0 }].compactMap { $0 }
+        if let how = firstStep?.1,
+           let p = bases.lazy.compactMap({ base in self.profiles.first { $0.name == base && $0.tokenizer == .encoding(encoding) } }).first {
+            var derived = p
+            derived.name = name
+            derived.provenance = ["window and overheads of the profile \(p.name) (\(name) is \(how) of it)", table]
+            return derived
+        }
+        guard let window = contextWindow else { throw ProfileError.unknownWindow(name: name, encoding: tableEncoding) }
+        var derived = ModelProfile(name: name, summary: "OpenAI \(name), known by its encoding only", contextWindow: window, tokenizer: .encoding(encoding))
+        derived.provenance = ["window from --window", "\(table); no profile lists \(name), so no overheads"]
+        return derived
+    }
+
+    /// The model a dated snapshot (`NAME-2024-08-06`, `NAME-0613`) or a
+    /// fine-tuned model (`ft:NAME:org::id`) is made from, and which of the two it is.
+    static func baseModel(of name: String) -> (String, String)? {
+        if name.hasPrefix("ft:") {
+            let base = name.dropFirst(3).prefix { $0 != ":" }
+            return base.isEmpty ? nil : (String(base), "a fine-tuned model")
+        }
+        for suffix in [#"-\d{4}-\d{2}-\d{2}$"#, #"-\d{4}$"#] {
+            if let range = name.range(of: suffix, options: .regularExpression), range.lowerBound > name.startIndex {
+                return (String(name[..<range.lowerBound]), "a dated snapshot")
+            }
+        }
+        return nil
     }
 
     /// The profile used when none is named.
@@ -160,12 +210,20 @@ public enum ProfileError: Error, Equatable, CustomStringConvertible, Sendable {
     case malformed(path: String, reason: String)
     /// A model file given as a profile cannot give one (not GGUF, or no window).
     case modelFile(path: String, reason: String)
+    /// An OpenAI model name tiktoken maps to an encoding, but no profile gives its window.
+    case unknownWindow(name: String, encoding: String)
 
     /// A message for the user that says what to do.
     public var description: String {
         switch self {
         case let .unknownProfile(name, known):
-            return "unknown model profile '\(name)'; known profiles: \(known.joined(separator: ", ")) (add your own with --profiles FILE)"
+            let near = EditDistance.nearest(to: name, in: known + OpenAIModels.modelNames, limit: 6, maximum: max(2, name.count / 3))
+            if near.isEmpty {
+                return "unknown model profile '\(name)'; known profiles: \(known.joined(separator: ", ")) (add your own with --profiles FILE)"
+            }
+            return "unknown model profile '\(name)'; nearest: \(near.joined(separator: ", ")) (--list-models lists the profiles; add your own with --profiles FILE)"
+        case let .unknownWindow(name, encoding):
+            return "ContextKit has no profile for '\(name)': tiktoken's model table gives its encoding, \(encoding), but not its context window; give the window with --window N"
         case let .unreadable(path, reason):
             return "cannot read the profiles file \(path): \(reason)"
         case let .malformed(path, reason):

@@ -19,14 +19,12 @@ enum HuggingFaceTokenizerFile {
     }
 
     static func tokenizer(json bytes: UnsafeRawBufferPointer, path: String, name: String) throws -> Tokenizer {
-        let root: OrderedJSON
-        do {
-            root = try JSONParser.parse(bytes.bindMemory(to: UInt8.self))
-        } catch {
-            throw ModelFileError.malformed(path: path, reason: "invalid JSON at line \(error.line), column \(error.column) (byte \(error.byteOffset)): \(error.reason)")
-        }
-        guard root.members != nil else { throw ModelFileError.malformed(path: path, reason: "it is not a JSON object") }
-        return try Reader(path: path, root: root).tokenizer(name: name)
+        try tokenizer(root: JSONModelFile.parseObject(bytes, path: path), path: path, name: name)
+    }
+
+    /// Builds a tokenizer from a parsed `tokenizer.json` object.
+    static func tokenizer(root: OrderedJSON, path: String, name: String) throws -> Tokenizer {
+        try Reader(path: path, root: root).tokenizer(name: name)
     }
 
     /// The model types `tokenizer.json` can name, and what ContextKit does with them.

@@ -10,6 +10,11 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     case r50k_base
     /// Codex and `text-davinci-002/003`'s encoding: r50k's split with 50,280 ranks.
     case p50k_base
+    /// gpt-oss's encoding: o200k_base's ranks and split with the harmony chat
+    /// format's special tokens (`<|start|>`, `<|message|>`, `<|channel|>`, …).
+    case o200k_harmony
+    /// The `*-edit-001` models' encoding: p50k_base's ranks with three fill-in-the-middle tokens.
+    case p50k_edit
 
     /// Accepts the canonical names and tiktoken's alias `gpt2` (r50k_base's ranks).
     public init?(name: String) {
@@ -24,10 +29,23 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     public var preTokenizer: PreTokenizer {
         switch self {
         case .cl100k_base: return .cl100k
-        case .o200k_base: return .o200k
-        case .r50k_base, .p50k_base: return .r50k
+        case .o200k_base, .o200k_harmony: return .o200k
+        case .r50k_base, .p50k_base, .p50k_edit: return .r50k
         }
     }
+
+    /// The encoding whose shipped `.tiktoken` file holds these ranks: itself,
+    /// or for o200k_harmony and p50k_edit the base they extend with special tokens.
+    public var ranks: OpenAIEncoding {
+        switch self {
+        case .o200k_harmony: return .o200k_base
+        case .p50k_edit: return .p50k_base
+        default: return self
+        }
+    }
+
+    /// The encodings that ship a `.tiktoken` file of their own.
+    static var withOwnRanks: [OpenAIEncoding] { allCases.filter { $0.ranks == $0 } }
 
     /// tiktoken's special tokens for the encoding: text → id.
     public var specialTokens: [String: Int] {
@@ -39,6 +57,21 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
             return ["<|endoftext|>": 199999, "<|endofprompt|>": 200018]
         case .r50k_base, .p50k_base:
             return ["<|endoftext|>": 50256]
+        case .o200k_harmony:
+            // tiktoken 0.14's o200k_harmony(): o200k_base's two, these, and a
+            // reserved token for every id up to 201087, so 200018 has two
+            // texts, <|endofprompt|> and <|reserved_200018|>.
+            var tokens = OpenAIEncoding.o200k_base.specialTokens
+            let named = ["<|startoftext|>": 199998, "<|endoftext|>": 199999, "<|reserved_200000|>": 200000,
+                         "<|reserved_200001|>": 200001, "<|return|>": 200002, "<|constrain|>": 200003,
+                         "<|reserved_200004|>": 200004, "<|channel|>": 200005, "<|start|>": 200006, "<|end|>": 200007,
+                         "<|message|>": 200008, "<|reserved_200009|>": 200009, "<|reserved_200010|>": 200010,
+                         "<|reserved_200011|>": 200011, "<|call|>": 200012]
+            tokens.merge(named) { _, new in new }
+            for id in 200013..<201088 { tokens["<|reserved_\(id)|>"] = id }
+            return tokens
+        case .p50k_edit:
+            return ["<|endoftext|>": 50256, "<|fim_prefix|>": 50281, "<|fim_middle|>": 50282, "<|fim_suffix|>": 50283]
         }
     }
 
@@ -50,12 +83,13 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
         case .o200k_base: return 0xc354_7c74_9412_120a
         case .r50k_base: return 0xfacd_abd9_3c1a_0bee
         case .p50k_base: return 0xf222_c22f_f6d4_d4f0
+        case .o200k_harmony, .p50k_edit: return ranks.shippedChecksum
         }
     }
 
-    /// The shipped vocabulary file.
+    /// The shipped vocabulary file (the base's, for an encoding that extends one).
     var resourceURL: URL? {
-        Bundle.module.url(forResource: rawValue, withExtension: "tiktoken", subdirectory: "Resources")
+        Bundle.module.url(forResource: ranks.rawValue, withExtension: "tiktoken", subdirectory: "Resources")
     }
 
     private static let cache = TokenizerCache()
@@ -78,7 +112,15 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     ///   missing from the bundle, `.alteredVocabulary` when it does not match
     ///   its shipped checksum.
     public func tokenizer() throws -> Tokenizer {
-        try Self.cache.tokenizer(for: self) {
+        if ranks != self {
+            // The base's vocabulary, shared in memory; only the special tokens
+            // differ. Loaded before taking the cache's lock, which is not reentrant.
+            let base = try ranks.tokenizer()
+            return try Self.cache.tokenizer(for: self) {
+                try Tokenizer(name: rawValue, vocabulary: base.vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+            }
+        }
+        return try Self.cache.tokenizer(for: self) {
             guard let url = resourceURL else {
                 throw TokenKitError.unreadableFile(path: "\(rawValue).tiktoken", reason: "the resource is missing from the TokenKit bundle; reinstall ContextKit")
             }

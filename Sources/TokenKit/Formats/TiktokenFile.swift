@@ -89,7 +89,8 @@ enum TiktokenFile {
         return table
     }()
 
-    private static func decodeBase64(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
+    /// Appends the bytes of the base64 text `b[range]` to `out`; false when it is not base64.
+    static func decodeBase64(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) -> Bool {
         guard range.count % 4 == 0 else { return false }
         var i = range.lowerBound
         while i < range.upperBound {

@@ -4,7 +4,8 @@ extension Tokenizer {
     /// Reads any tokenizer file ContextKit understands, recognised by its
     /// content rather than its name: a GGUF model (by its `GGUF` magic bytes; only
     /// the header is read, however large the model), a Hugging Face
-    /// `tokenizer.json` (a JSON object), or a `.tiktoken` vocabulary (lines of
+    /// `tokenizer.json` or a Mistral tekken file (JSON objects, told apart by
+    /// their keys), or a `.tiktoken` vocabulary (lines of
     /// `base64 rank`). A `.tiktoken` file that is one of the built-in encodings
     /// gets that encoding's pattern and special tokens; any other is split with
     /// cl100k's pattern.
@@ -20,12 +21,12 @@ extension Tokenizer {
         let firstVisible = bytes.prefix(4096).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if firstVisible == UInt8(ascii: "{") {
             return try withExtendedLifetime(file) {
-                try HuggingFaceTokenizerFile.tokenizer(json: bytes, path: url.path, name: url.lastPathComponent)
+                try JSONModelFile.tokenizer(json: bytes, path: url.path, name: url.lastPathComponent)
             }
         }
         if looksLikeTiktoken(bytes) {
             let checksum = Vocabulary.hash(bytes.bindMemory(to: UInt8.self).baseAddress!, bytes.count)
-            if let builtIn = OpenAIEncoding.allCases.first(where: { $0.shippedChecksum == checksum }) {
+            if let builtIn = OpenAIEncoding.withOwnRanks.first(where: { $0.shippedChecksum == checksum }) {
                 return try builtIn.tokenizer()
             }
             let vocabulary = try TiktokenFile.parse(bytes, path: url.path)

@@ -6,19 +6,29 @@
 /// Unlike cl100k's, these quantifiers are not possessive, so the letter
 /// alternatives are resolved the way a backtracking engine would try them:
 /// first alternative with the prefix, then without it, then the second.
+///
+/// The same code, without `C?` and with `\p{N}` for `\p{N}{1,3}`, is
+/// Mistral's tekken pattern (`TekkenScanner`).
 @usableFromInline
 enum O200kScanner: PieceScanner {
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
-        guard t.base[i] < 0x80 else { return generalPieceEnd(t, from: i) }
+        pieceEnd(t, from: i, contractions: true, maxDigits: 3)
+    }
+
+    /// The piece at `i` of o200k's pattern, or of tekken's when `contractions`
+    /// is false (no `C?`) and `maxDigits` is 1.
+    @inlinable @inline(__always)
+    static func pieceEnd(_ t: UTF8Cursor, from i: Int, contractions: Bool, maxDigits: Int) -> Int {
+        guard t.base[i] < 0x80 else { return generalPieceEnd(t, from: i, contractions: contractions, maxDigits: maxDigits) }
         // ASCII first: English is almost all pieces like "word", " word", "Word"
         // and ". ", which this path settles without decoding or table lookups.
         switch t.asciiLetterStart(at: i) {
-        case .noLetters: return otherPieceEnd(t, from: i)
-        case .undecided: return generalPieceEnd(t, from: i)
+        case .noLetters: return otherPieceEnd(t, from: i, maxDigits: maxDigits)
+        case .undecided: return generalPieceEnd(t, from: i, contractions: contractions, maxDigits: maxDigits)
         case .at(let wordStart):
-            guard let e = asciiWordEnd(t, from: wordStart) else { return generalPieceEnd(t, from: i) }
-            return e &+ t.contractionLength(at: e, ignoringCase: true)
+            guard let e = asciiWordEnd(t, from: wordStart) else { return generalPieceEnd(t, from: i, contractions: contractions, maxDigits: maxDigits) }
+            return contractions ? e &+ t.contractionLength(at: e, ignoringCase: true) : e
         }
     }
 
@@ -39,27 +49,29 @@ enum O200kScanner: PieceScanner {
 
     /// Any piece, by decoding characters and asking the class table.
     @inlinable @inline(never)
-    static func generalPieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
+    static func generalPieceEnd(_ t: UTF8Cursor, from i: Int, contractions: Bool, maxDigits: Int) -> Int {
         let first = t.character(at: i)
         let c = first.classes
         let next = i &+ first.length
         let isNewline = first.value == 0x0A || first.value == 0x0D
         let mayBePrefix = c.isDisjoint(with: [.letter, .number]) && !isNewline
+        let word: Int?
         if mayBePrefix {
-            if let e = casedWordEnd(t, from: next, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: true)
-                ?? casedWordEnd(t, from: next, mustEndLower: false) ?? casedWordEnd(t, from: i, mustEndLower: false) {
-                return e &+ t.contractionLength(at: e, ignoringCase: true)
-            }
-        } else if let e = casedWordEnd(t, from: i, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: false) {
-            return e &+ t.contractionLength(at: e, ignoringCase: true)
+            word = casedWordEnd(t, from: next, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: true)
+                ?? casedWordEnd(t, from: next, mustEndLower: false) ?? casedWordEnd(t, from: i, mustEndLower: false)
+        } else {
+            word = casedWordEnd(t, from: i, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: false)
         }
-        return otherPieceEnd(t, from: i)
+        if let e = word {
+            return contractions ? e &+ t.contractionLength(at: e, ignoringCase: true) : e
+        }
+        return otherPieceEnd(t, from: i, maxDigits: maxDigits)
     }
 
     /// A piece that no letter alternative matches at `i`.
     @inlinable @inline(never)
-    static func otherPieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
-        t.numberOrPunctuationPieceEnd(from: i, first: t.character(at: i), trailing: .newlinesOrSlashes)
+    static func otherPieceEnd(_ t: UTF8Cursor, from i: Int, maxDigits: Int) -> Int {
+        t.numberOrPunctuationPieceEnd(from: i, first: t.character(at: i), trailing: .newlinesOrSlashes, maxDigits: maxDigits)
             ?? t.whitespacePieceEnd(from: i, trailingRunIsOnePiece: false, newlinesEndPieces: true)
     }
 
@@ -82,5 +94,20 @@ enum O200kScanner: PieceScanner {
             return lastLowerInRunEnd > 0 ? lastLowerInRunEnd : nil
         }
         return j > s ? t.endOfRun(from: j, of: .lowerish) : nil
+    }
+}
+
+/// Mistral's tekken pre-tokenizer (`PreTokenizer.tekken`), as mistral-common's
+/// tekken files write it:
+///
+///     P?U*W+|P?U+W*|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+///
+/// o200k's pattern (`O200kScanner`, same U, W and P) without the contraction
+/// suffixes `C?`, and with every digit a piece of its own.
+@usableFromInline
+enum TekkenScanner: PieceScanner {
+    @inlinable @inline(__always)
+    static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
+        O200kScanner.pieceEnd(t, from: i, contractions: false, maxDigits: 1)
     }
 }

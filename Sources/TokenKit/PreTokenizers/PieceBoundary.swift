@@ -60,6 +60,11 @@
 /// `[p-1, p)` when text follows, but kept whole by `\s++$` at the end of the
 /// left part. With a one-character run, both give `[p-1, p)`.
 ///
+/// **Tekken** has o200k's rules: its pattern is o200k's without the
+/// contraction suffixes and with `\p{N}` for `\p{N}{1,3}`, and every argument
+/// above holds for it as written (it only removes alternatives' tails and
+/// shortens a run that excludes whitespace).
+///
 /// Cuts never fall inside a special token's text for the built-in encodings
 /// (none contains a space or a line feed), and a tokenizer whose special
 /// tokens do is not cut at all when special tokens are parsed
@@ -78,6 +83,7 @@ public struct PieceBoundary: Sendable {
     public init?(_ preTokenizer: PreTokenizer) {
         if case .cl100k = preTokenizer { rules = .cl100k }
         else if case .o200k = preTokenizer { rules = .o200k }
+        else if case .tekken = preTokenizer { rules = .o200k }
         else if case .r50k = preTokenizer { rules = .r50k }
         else { return nil }
     }

@@ -6,6 +6,9 @@ public enum PreTokenizer: Sendable {
     case o200k
     /// r50k_base / p50k_base / GPT-2's pattern, by a hand-written scanner.
     case r50k
+    /// Mistral's tekken pattern (Mistral NeMo and later): o200k's without the
+    /// contraction suffixes and with one digit a piece, by a hand-written scanner.
+    case tekken
     /// Any pattern, through ICU: the reference, and the path for patterns without a scanner.
     case regex(RegexPreTokenizer)
 
@@ -24,6 +27,17 @@ public enum PreTokenizer: Sendable {
                 #"\s+"#,
             ].joined(separator: "|")
         case .r50k: return #"'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"#
+        case .tekken:
+            // As mistral-common's tekken_240718.json and tekken_240911.json write it.
+            return [
+                #"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"#,
+                #"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"#,
+                #"\p{N}"#,
+                #" ?[^\s\p{L}\p{N}]+[\r\n/]*"#,
+                #"\s*[\r\n]+"#,
+                #"\s+(?!\S)"#,
+                #"\s+"#,
+            ].joined(separator: "|")
         case .regex(let r): return r.pattern
         }
     }
@@ -57,6 +71,7 @@ public enum PreTokenizer: Sendable {
         case .cl100k: Self.scan(Cl100kScanner.self, cursor, from, body)
         case .o200k: Self.scan(O200kScanner.self, cursor, from, body)
         case .r50k: Self.scan(R50kScanner.self, cursor, from, body)
+        case .tekken: Self.scan(TekkenScanner.self, cursor, from, body)
         case .regex(let regex):
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
             for r in regex.matches(in: text) { body(from + r.lowerBound, from + r.upperBound) }

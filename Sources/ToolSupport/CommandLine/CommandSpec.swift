@@ -121,24 +121,9 @@ package struct CommandSpec<Options: CommandOptions> {
 
     /// ` (did you mean '--encoding'?)` for a near miss, else nothing.
     private func suggestion(for key: String) -> String {
-        let close = entries.map(\.long).filter { $0.hasPrefix(key) || editDistance($0, key) <= 2 }
+        let close = entries.map(\.long).filter { $0.hasPrefix(key) || EditDistance.between($0, key) <= 2 }
         guard let best = close.first else { return "" }
         return " (did you mean '--\(best)'?)"
-    }
-
-    private func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
     }
 
     /// The `--help` text: usage, summary, options with wrapped help, epilog.

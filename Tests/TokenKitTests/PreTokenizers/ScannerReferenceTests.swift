@@ -11,7 +11,7 @@ import TokenKit
 /// unassigned to us. A text may differ only if it holds such a character.
 @Suite("scanners against the regex reference")
 struct ScannerReferenceTests {
-    static let scanners: [(String, PreTokenizer)] = [("cl100k", .cl100k), ("o200k", .o200k), ("r50k", .r50k)]
+    static let scanners: [(String, PreTokenizer)] = [("cl100k", .cl100k), ("o200k", .o200k), ("r50k", .r50k), ("tekken", .tekken)]
 
     static let texts: [(String, String)] = {
         var texts: [(String, String)] = []

@@ -3,7 +3,8 @@ import TestSupport
 
 /// One case of a fixture file a peer wrote: `Tests/Fixtures/tiktoken/<encoding>.jsonl`
 /// (by `Tests/Fixtures/tiktoken/generate.py`, from tiktoken) or
-/// `Tests/Fixtures/openmodels/<name>.jsonl` (from Hugging Face `tokenizers`).
+/// `Tests/Fixtures/openmodels/<name>.jsonl` (from Hugging Face `tokenizers`),
+/// or the same lines written at test time (`Tests/Fixtures/tekken/reference.py`).
 struct TokenFixture {
     let name: String
     let text: String
@@ -39,7 +40,12 @@ struct TokenFixture {
     /// The cases of one file under `Tests/Fixtures`.
     static func load(path: String) throws -> [TokenFixture] {
         let url = TestRepository.fixtures.appendingPathComponent(path)
-        let contents = try String(contentsOf: url, encoding: .utf8)
+        return try parse(String(contentsOf: url, encoding: .utf8))
+    }
+
+    /// The cases of a fixture's lines, however they were obtained (a file, or
+    /// a reference script's output at test time).
+    static func parse(_ contents: String) throws -> [TokenFixture] {
         let decoder = JSONDecoder()
         return try contents.split(separator: "\n").map { text in
             let line = try decoder.decode(Line.self, from: Data(text.utf8))
