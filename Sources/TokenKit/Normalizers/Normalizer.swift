@@ -44,6 +44,8 @@ indirect enum Normalizer: Sendable {
     /// Removes whitespace at the start and/or end.
     case strip(left: Bool, right: Bool)
     case sequence([Normalizer])
+    /// SentencePiece's own normalizer, from a `.model` file's `NormalizerSpec`.
+    case sentencePiece(SentencePieceNormalizer)
 
     /// The names `tokenizer.json` uses for the normalizers above.
     static let supportedNames = ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Prepend", "Strip", "Sequence"]
@@ -115,6 +117,8 @@ indirect enum Normalizer: Sendable {
             for k in a..<b { out.bytes.append(p[k]); out.origins.append(origin(k)) }
             out.origins.append(origin(b))
             return out
+        case .sentencePiece(let normalizer):
+            return normalizer.normalize(p, from, to, origins: origins)
         case .sequence:
             return nil   // handled by `apply`
         }

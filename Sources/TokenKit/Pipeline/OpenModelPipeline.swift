@@ -9,6 +9,8 @@ final class OpenModelPipeline: Sendable {
         case mergeList(MergeListEncoder)
         /// Score-based SentencePiece BPE (GGUF `llama`).
         case sentencePiece(SentencePieceEncoder)
+        /// Unigram Viterbi over piece scores (SentencePiece `.model` Unigram, Hugging Face `Unigram`).
+        case unigram(UnigramEncoder)
     }
 
     let model: Model
@@ -69,6 +71,9 @@ final class OpenModelPipeline: Sendable {
                 split(0, p, from, to, into: &pieces)
             case .sentencePiece(let encoder):
                 var pieces = SentencePiecePieces(encoder: encoder, tokens: tokens)
+                split(0, p, from, to, into: &pieces)
+            case .unigram(let encoder):
+                var pieces = UnigramPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
             }
         }
@@ -184,6 +189,17 @@ private struct MergeListPieces<Tokens: TokenSink>: PieceSink {
 /// Encodes each piece with SentencePiece into a token sink.
 private struct SentencePiecePieces<Tokens: TokenSink>: PieceSink {
     let encoder: SentencePieceEncoder
+    let tokens: UnsafeMutablePointer<Tokens>
+
+    @inline(__always)
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+        encoder.encode(p, from, to, into: &tokens.pointee)
+    }
+}
+
+/// Encodes each piece with the Unigram model into a token sink.
+private struct UnigramPieces<Tokens: TokenSink>: PieceSink {
+    let encoder: UnigramEncoder
     let tokens: UnsafeMutablePointer<Tokens>
 
     @inline(__always)
