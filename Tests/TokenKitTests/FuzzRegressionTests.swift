@@ -9,7 +9,7 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: TokenKit")
 struct FuzzRegressionTests {
-    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json"]
+    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "sentencepiece-model", "precompiled-charsmap"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -18,6 +18,8 @@ struct FuzzRegressionTests {
         case "round-trip": return TokenKitFuzzProperties.roundTrip(bytes)
         case "gguf": return OpenModelFuzzProperties.gguf(bytes)
         case "tokenizer-json": return OpenModelFuzzProperties.tokenizerJSON(bytes)
+        case "sentencepiece-model": return SentencePieceFuzzProperties.model(bytes)
+        case "precompiled-charsmap": return SentencePieceFuzzProperties.charsmap(bytes)
         default: return "no property for \(target)"
         }
     }
@@ -27,6 +29,8 @@ struct FuzzRegressionTests {
         "scanners": [[], [0xFF, 0xFE, 0x20, 0x20, 0x0A], Array("don't  \u{301}x 12345\r\n\r\n".utf8), [0xE2, 0x82], Array(repeating: 0x20, count: 5000)],
         "round-trip": [[], [0x00], [0xF0, 0x9F, 0x98], Array("<|endoftext|><|endofprompt|>".utf8), Array(repeating: UInt8(ascii: "a"), count: 5000)],
         "gguf": [[], Array("GGU".utf8), Array("GGUF".utf8) + [3, 0, 0, 0] + Array(repeating: 0xFF, count: 16)],
+        "sentencepiece-model": [[], [0x0A], [0x0A, 0x80], [0x0A, 0x05, 0x0A, 0x03, 0x61], [0x0A, 0x02, 0x0A, 0x00], [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]],
+        "precompiled-charsmap": [[], [0, 4, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0], [0, 4, 0, 0] + Array(repeating: 0xFF, count: 1024) + [0x41, 0]],
         "tokenizer-json": [[], Array("{".utf8), Array(#"{"model":{"type":"BPE","vocab":{},"merges":[]}}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 100_000)],
     ]
 
