@@ -30,16 +30,17 @@ enum HuggingFaceTokenizerFile {
     }
 
     /// The model types `tokenizer.json` can name, and what ContextKit does with them.
-    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)"]
+    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)", "Unigram"]
     static let supportedPreTokenizers = ["Sequence", "Split", "ByteLevel", "Digits", "Punctuation", "Metaspace", "Whitespace", "WhitespaceSplit"]
 
-    private struct Reader {
+    struct Reader {
         let path: String
         let root: OrderedJSON
 
         func tokenizer(name: String) throws -> Tokenizer {
             guard let model = root["model"], model.members != nil else { throw ModelFileError.missing(path: path, key: "model") }
             let type = model["type"]?.stringValue ?? (model["merges"] == nil || model["merges"] == .null ? "unknown" : "BPE")
+            if type == "Unigram" { return try unigramTokenizer(model, name: name) }
             guard type == "BPE" else {
                 let names = ["Unigram": "Unigram (SentencePiece unigram)", "WordPiece": "WordPiece (BERT)", "WordLevel": "WordLevel"]
                 throw ModelFileError.unsupportedTokenizer(path: path, name: names[type] ?? "'\(type)'", supported: HuggingFaceTokenizerFile.supportedModels)
@@ -91,20 +92,7 @@ enum HuggingFaceTokenizerFile {
                     }
                 }
             }
-            for added in root["added_tokens"]?.elements ?? [] {
-                guard let content = added["content"]?.stringValue, let id = added["id"]?.intValue, !content.isEmpty else { continue }
-                guard (0...VocabularyBuilder.maximumID).contains(id) else {
-                    throw ModelFileError.malformed(path: path, reason: "the added token \(content.debugDescription) has id \(id); ids go from 0 to \(VocabularyBuilder.maximumID)")
-                }
-                if added["special"]?.boolValue ?? false {
-                    builder.addSpecial(id, text: content)
-                } else {
-                    builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
-                                                             stripLeft: added["lstrip"]?.boolValue ?? false,
-                                                             stripRight: added["rstrip"]?.boolValue ?? false,
-                                                             singleWord: added["single_word"]?.boolValue ?? false))
-                }
-            }
+            try addAddedTokens(to: &builder)
             let vocabulary = try builder.vocabulary()
             let pairs = try merges(model["merges"], vocabulary, byteLevel: byteLevel)
 
@@ -133,6 +121,24 @@ enum HuggingFaceTokenizerFile {
                 summary: "Hugging Face BPE, " + (byteLevel ? "byte-level" : "characters with byte fallback"))
             return Tokenizer(name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
                              specialTokens: builder.specialTokens, pipeline: pipeline)
+        }
+
+        /// `added_tokens`: special ones are specials, the others are cut out of the text first.
+        func addAddedTokens(to builder: inout VocabularyBuilder) throws {
+            for added in root["added_tokens"]?.elements ?? [] {
+                guard let content = added["content"]?.stringValue, let id = added["id"]?.intValue, !content.isEmpty else { continue }
+                guard (0...VocabularyBuilder.maximumID).contains(id) else {
+                    throw ModelFileError.malformed(path: path, reason: "the added token \(content.debugDescription) has id \(id); ids go from 0 to \(VocabularyBuilder.maximumID)")
+                }
+                if added["special"]?.boolValue ?? false {
+                    builder.addSpecial(id, text: content)
+                } else {
+                    builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
+                                                             stripLeft: added["lstrip"]?.boolValue ?? false,
+                                                             stripRight: added["rstrip"]?.boolValue ?? false,
+                                                             singleWord: added["single_word"]?.boolValue ?? false))
+                }
+            }
         }
 
         /// `merges`: `"a b"` strings or `["a", "b"]` pairs; rank = position.
@@ -174,7 +180,7 @@ enum HuggingFaceTokenizerFile {
             return pairs
         }
 
-        private func normalizer(_ n: OrderedJSON) throws -> Normalizer {
+        func normalizer(_ n: OrderedJSON) throws -> Normalizer {
             let type = n["type"]?.stringValue ?? "?"
             switch type {
             case "NFC": return .nfc
@@ -184,6 +190,10 @@ enum HuggingFaceTokenizerFile {
             case "Lowercase": return .lowercase
             case "Strip": return .strip(left: n["strip_left"]?.boolValue ?? true, right: n["strip_right"]?.boolValue ?? true)
             case "Prepend": return .prepend(Array((n["prepend"]?.stringValue ?? "").utf8))
+            case "Replace" where n["pattern"]?["Regex"] != nil:
+                return try regexReplace(n)
+            case "Precompiled":
+                return try precompiled(n)
             case "Replace":
                 guard let literal = n["pattern"]?["String"]?.stringValue else {
                     throw unsupported("the Replace normalizer with a regex pattern", Normalizer.supportedNames)
@@ -205,7 +215,7 @@ enum HuggingFaceTokenizerFile {
             var byteLevel = false
         }
 
-        private func preTokenizer(_ p: OrderedJSON, into parts: inout PreTokenizerParts) throws {
+        func preTokenizer(_ p: OrderedJSON, into parts: inout PreTokenizerParts) throws {
             let type = p["type"]?.stringValue ?? "?"
             let first = parts.steps.isEmpty
             switch type {
@@ -241,7 +251,8 @@ enum HuggingFaceTokenizerFile {
                 let replacement = Array((p["replacement"]?.stringValue ?? "\u{2581}").utf8)
                 let scheme = p["prepend_scheme"]?.stringValue ?? ((p["add_prefix_space"]?.boolValue ?? true) ? "always" : "never")
                 parts.normalizers.append(.replace(pattern: [0x20], content: replacement))
-                if scheme != "never" { parts.normalizers.append(.prepend(replacement)) }
+                // tokenizers prepends only to text that does not start with the replacement already.
+                if scheme != "never" { parts.normalizers.append(.prefixUnlessPresent(replacement)) }
                 if p["split"]?.boolValue ?? true {
                     let escaped = NSRegularExpression.escapedPattern(for: String(decoding: replacement, as: UTF8.self))
                     parts.steps.append(try SplitStep.split(pattern: escaped, behavior: .mergedWithNext))
@@ -265,7 +276,7 @@ extension Normalizer {
     /// Whether the normalizer puts SentencePiece's `▁` before the text.
     var prependsMetaSpace: Bool {
         switch self {
-        case .prepend(let p): return p == GGUFFile.metaSpace
+        case .prepend(let p), .prefixUnlessPresent(let p): return p == GGUFFile.metaSpace
         case .sequence(let steps): return steps.contains(where: \.prependsMetaSpace)
         default: return false
         }

@@ -221,8 +221,9 @@ extension SentencePieceModelFile {
             escapeWhitespaces: escapeWhitespaces, treatWhitespaceAsSuffix: treatWhitespaceAsSuffix, userDefined: symbols)
         let model: OpenModelPipeline.Model
         if unigram {
-            model = .unigram(UnigramEncoder(pieces: vocabulary, scores: scores, minimumScore: minimumScore,
-                                            unknownID: unknownID, byteIDs: byteFallback ? byteIDs : nil))
+            model = .unigram(UnigramEncoder(pieces: vocabulary, scores: scores.map(Double.init),
+                                            unknownScore: Double(minimumScore - UnigramEncoder.unknownPenalty),
+                                            unknownID: unknownID, byteIDs: byteFallback ? byteIDs : nil, singlePrecision: true))
         } else {
             var encoder = SentencePieceEncoder(pieces: vocabulary, scores: scores, byteIDs: byteIDs)
             if !byteFallback { encoder.unknownID = unknownID }

@@ -14,27 +14,33 @@ struct UnigramEncoder: Sendable {
     /// The pieces the path may use (normal and user-defined), by their text.
     let pieces: Vocabulary
     /// Each id's score (user-defined symbols get sentencepiece's bonus).
-    let scores: [Float]
+    let scores: [Double]
     /// The unknown token, `.max` for none.
     let unknownID: UInt32
     /// The `<0xNN>` token of each byte, when unknowns fall back to bytes.
     let byteIDs: [UInt32]?
-    let unknownScore: Float
+    let unknownScore: Double
+    /// Float sums and rebasing (sentencepiece) rather than Double sums (Hugging Face).
+    let singlePrecision: Bool
     private let trie: TokenTrie?
     private let trieArena: TableArena?
     private let maxPieceLength: Int
 
-    /// sentencepiece's `kUnkPenalty`.
+    /// sentencepiece's `kUnkPenalty` (and Hugging Face's `K_UNK_PENALTY`).
     static let unknownPenalty: Float = 10
 
-    /// - Parameter minimumScore: the lowest score of a normal piece (sentencepiece
-    ///   leaves user-defined and unused pieces out of it).
-    init(pieces: Vocabulary, scores: [Float], minimumScore: Float, unknownID: UInt32, byteIDs: [UInt32]?) {
+    /// - Parameters:
+    ///   - scores: each id's score.
+    ///   - unknownScore: the score of an unknown character.
+    ///   - singlePrecision: sums in `Float` and rebases long paths, as
+    ///     sentencepiece does; otherwise sums in `Double`, as Hugging Face does.
+    init(pieces: Vocabulary, scores: [Double], unknownScore: Double, unknownID: UInt32, byteIDs: [UInt32]?, singlePrecision: Bool) {
         self.pieces = pieces
         self.scores = scores
         self.unknownID = unknownID
         self.byteIDs = byteIDs
-        unknownScore = minimumScore - Self.unknownPenalty
+        self.unknownScore = unknownScore
+        self.singlePrecision = singlePrecision
         var longest = 0
         for id in 0..<pieces.idCount { longest = max(longest, pieces.length(of: UInt32(id))) }
         maxPieceLength = longest
@@ -51,7 +57,7 @@ struct UnigramEncoder: Sendable {
     /// The best path's last piece at each end position.
     private struct Node {
         var id: UInt32 = .max
-        var score: Float = 0
+        var score: Double = 0
         var start: Int32 = -1
     }
 
@@ -67,7 +73,7 @@ struct UnigramEncoder: Sendable {
         guard size > 0 else { return }
         let p = base + start
         var best = [Node](repeating: Node(), count: size + 1)
-        let resetThreshold: Float = 100_000
+        let resetThreshold: Double = singlePrecision ? 100_000 : .infinity
         var frontier = 0
         var at = 0
         best.withUnsafeMutableBufferPointer { best in
@@ -77,7 +83,7 @@ struct UnigramEncoder: Sendable {
                     // sentencepiece rebases the scores so that float precision holds on long texts.
                     let offset = here
                     if frontier >= at {
-                        for k in at...frontier where k == at || best[k].start != -1 { best[k].score -= offset }
+                        for k in at...frontier where k == at || best[k].start != -1 { best[k].score = Double(Float(best[k].score - offset)) }
                     }
                     here = 0
                 }
@@ -86,7 +92,9 @@ struct UnigramEncoder: Sendable {
                 @inline(__always) func candidate(_ id: UInt32, _ length: Int) {
                     let e = at + length
                     frontier = max(frontier, e)
-                    let score = scores[Int(id)] + here
+                    let sum = scores[Int(id)] + here
+                    // A sum of two floats rounded once from Double is the Float sum.
+                    let score = singlePrecision ? Double(Float(sum)) : sum
                     if best[e].start == -1 || score > best[e].score {
                         best[e] = Node(id: id, score: score, start: Int32(at))
                     }
@@ -107,7 +115,8 @@ struct UnigramEncoder: Sendable {
                 if !hasSingle {
                     let e = at + mblen
                     frontier = max(frontier, e)
-                    let score = unknownScore + here
+                    let sum = unknownScore + here
+                    let score = singlePrecision ? Double(Float(sum)) : sum
                     if best[e].start == -1 || score > best[e].score {
                         best[e] = Node(id: .max, score: score, start: Int32(at))
                     }

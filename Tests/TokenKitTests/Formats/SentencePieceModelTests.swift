@@ -83,6 +83,17 @@ extension OpenModels {
             #expect(failures.isEmpty, "\(failures.count) cases differ:\n\(failures.prefix(20).joined(separator: "\n"))")
         }
 
+        /// The Unigram tokenizer.json files `make-tokenizer-json.py` converted
+        /// from the shipped models, against Hugging Face `tokenizers`.
+        @Test(arguments: ["botchan_en_unigram_1000.tokenizer.json", "kyoto_ja_unigram_8000.tokenizer.json"])
+        func unigramTokenizerJSONMatchesTokenizers(_ name: String) throws {
+            let url = Self.fixtures.appendingPathComponent(name)
+            guard let cases = try Self.reference("tokenizers", url) else { return }
+            let (summary, failures) = try Self.compare(try Tokenizer.load(contentsOf: url), cases, name: name)
+            print(summary)
+            #expect(failures.isEmpty, "\(failures.count) cases differ:\n\(failures.prefix(20).joined(separator: "\n"))")
+        }
+
         @Test(arguments: mistralModels)
         func mistralModelMatchesSentencePiece(_ name: String) throws {
             guard let folder = try Self.mistralFolder() else {
