@@ -161,19 +161,13 @@ extension SentencePieceModelFile {
         var unknownID = UInt32.max
         var minimumScore = Float.greatestFiniteMagnitude
         var userDefined: [Int] = []
-        var seen = Set<Int>()
         for (id, piece) in pieces.enumerated() {
             let text = UnsafeRawBufferPointer(rebasing: bytes[piece.text])
             guard piece.score.isFinite else { throw ModelFileError.malformed(path: path, reason: "piece \(id) has the score \(piece.score)") }
             guard piece.text.count < 8000 else { throw ModelFileError.malformed(path: path, reason: "piece \(id) is \(piece.text.count) bytes long; sentencepiece refuses pieces of 8,000 bytes or more") }
             // sentencepiece's fix for converted models: a NUL piece beside byte fallback is unused.
             let type = byteFallback && text.count == 1 && text[0] == 0 ? PieceType.unused : piece.type
-            if type != .unused || !(text.count == 1 && text[0] == 0) {
-                guard !text.contains(0) else { throw ModelFileError.malformed(path: path, reason: "piece \(id) contains a NUL byte") }
-                guard seen.insert(Int(truncatingIfNeeded: Vocabulary.hash(text.bindMemory(to: UInt8.self).baseAddress!, text.count)) ^ text.count).inserted || !isRepeat(id, text, bytes) else {
-                    throw ModelFileError.malformed(path: path, reason: "piece \(id) \(String(decoding: text, as: UTF8.self).debugDescription) repeats an earlier piece")
-                }
-            }
+            if type != .unused, text.contains(0) { throw ModelFileError.malformed(path: path, reason: "piece \(id) contains a NUL byte") }
             scores[id] = piece.score
             switch type {
             case .normal:
@@ -207,6 +201,13 @@ extension SentencePieceModelFile {
             throw ModelFileError.missing(path: path, key: "an unknown piece (type UNKNOWN), which a model without byte_fallback needs")
         }
         let vocabulary = try builder.vocabulary()
+        // The table keeps the first of two equal pieces; sentencepiece refuses the file.
+        for (id, piece) in pieces.enumerated() where piece.type == .normal || piece.type == .userDefined {
+            let text = UnsafeRawBufferPointer(rebasing: bytes[piece.text]).bindMemory(to: UInt8.self)
+            guard vocabulary.id(of: text.baseAddress!, count: text.count) == UInt32(id) else {
+                throw ModelFileError.malformed(path: path, reason: "piece \(id) \(String(decoding: text, as: UTF8.self).debugDescription) repeats an earlier piece")
+            }
+        }
         var charsmapTable: PrecompiledCharsmap? = nil
         if let range = charsmap, !range.isEmpty {
             do {
@@ -238,10 +239,5 @@ extension SentencePieceModelFile {
             summary: "SentencePiece \(unigram ? "Unigram" : "BPE")\(byteFallback ? " with byte fallback" : ""), \(normalizerSummary)")
         return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
                          specialTokens: builder.specialTokens, pipeline: pipeline)
-    }
-
-    /// Whether piece `id`'s text equals an earlier piece's (checked only when their hashes meet).
-    private func isRepeat(_ id: Int, _ text: UnsafeRawBufferPointer, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        pieces[..<id].contains { $0.text.count == text.count && bytes[$0.text].elementsEqual(text) }
     }
 }
