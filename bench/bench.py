@@ -63,6 +63,15 @@ class Peers:
             tokenizer.no_truncation()
             self._huggingface[path] = tokenizer
         return self._huggingface[path]
+        self._sentencepiece: dict = {}
+
+    def sentencepiece(self, model: str):
+        """A SentencePieceProcessor for a .model file, loaded once."""
+        if model not in self._sentencepiece:
+            import sentencepiece
+            self.sentencepiece_version = sentencepiece.__version__
+            self._sentencepiece[model] = sentencepiece.SentencePieceProcessor(model_file=model)
+        return self._sentencepiece[model]
 
     def run(self, peer: str, mode: str, encoding: str, text: str) -> tuple[float, float, int]:
         """Wall seconds, CPU seconds and tokens of one call."""
@@ -71,6 +80,8 @@ class Peers:
             call = lambda t: tokenizer.encode(t, add_special_tokens=False).ids  # noqa: E731
         elif peer == "tiktoken":
             call = self._tiktoken[encoding].encode_ordinary
+        elif peer == "sentencepiece":
+            call = self.sentencepiece(encoding).encode
         else:
             tokenizer = self._bpe[encoding]
             call = tokenizer.count if mode == "count" else tokenizer.encode
@@ -311,6 +322,32 @@ def main() -> int:
                 targets.append((f"{label}, {CORPUS_NAMES[corpus]}: count ≥ {peer_name}", f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(results[peer]):.1f} MB/s CPU)", r >= 1))
     formats_table = lines
 
+    # SentencePiece .model files against sentencepiece's encode (default options).
+    lines = ["| model | corpus | implementation | MB/s CPU | MB/s wall | ContextKit / this, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
+    spm_fixtures = REPO / "Tests/Fixtures/sentencepiece"
+    import mistral_common
+    spm_models = [("SentencePiece BPE, byte fallback (mistral-common tokenizer.model.v1)", Path(mistral_common.__file__).parent / "data/tokenizer.model.v1"),
+                  ("SentencePiece Unigram (sentencepiece's botchan_en_unigram_1000)", spm_fixtures / "botchan_en_unigram_1000.model"),
+                  ("SentencePiece Unigram (sentencepiece's kyoto_ja_unigram_8000)", spm_fixtures / "kyoto_ja_unigram_8000.model")]
+    spm_contenders = [("sentencepiece", "encode"), ("contextkit", "count"), ("contextkit", "encode")]
+    for label, model in spm_models:
+        for corpus in ("en", "cjk"):
+            print(f"sentencepiece {model.name} {corpus} ...", flush=True)
+            results = runner.measure(str(model), paths[corpus], spm_contenders)
+            check_counts(f"{model.name} {corpus}", results)
+            peer = results[("sentencepiece", "encode")]
+            for c in spm_contenders:
+                r = results[c]
+                if "error" in r:
+                    lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {c[0]} {c[1]} | {r['error']} | | |")
+                    continue
+                who = f"sentencepiece {peers.sentencepiece_version} encode" if c[0] == "sentencepiece" else f"**ContextKit {c[1]}**"
+                lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {who} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | {ratio(r, peer) if c[0] == 'contextkit' else ''} |")
+            ck = results[("contextkit", "count")]
+            if "error" not in peer:
+                targets.append((f"{model.name}, {CORPUS_NAMES[corpus]}: count ≥ sentencepiece encode", f"{mbps(ck) / mbps(peer):.2f}× ({mbps(ck):.1f} vs {mbps(peer):.1f} MB/s CPU)", mbps(ck) >= mbps(peer)))
+    sentencepiece_table = lines
+
     # Adversarial inputs: does doubling the input at most double the time?
     lines = ["| encoding | input | implementation | 1 MiB (ms CPU) | 2 MiB (ms CPU) | 2 MiB / 1 MiB, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
     adversarial_contenders = [("tiktoken", "encode"), ("bpe", "count"), ("contextkit", "count"), ("contextkit", "encode")]
@@ -423,6 +460,10 @@ def main() -> int:
         "## Model-file formats against their reference",
         "",
         *formats_table,
+        "",
+        "## SentencePiece `.model`",
+        "",
+        *sentencepiece_table,
         "",
         "## Adversarial inputs",
         "",

@@ -9,7 +9,7 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: TokenKit")
 struct FuzzRegressionTests {
-    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece", "tekken"]
+    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece", "tekken", "sentencepiece-model", "precompiled-charsmap"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -20,6 +20,8 @@ struct FuzzRegressionTests {
         case "tokenizer-json": return OpenModelFuzzProperties.tokenizerJSON(bytes)
         case "wordpiece": return OpenModelFuzzProperties.wordPiece(bytes)
         case "tekken": return TekkenFuzzProperties.tekken(bytes)
+        case "sentencepiece-model": return SentencePieceFuzzProperties.model(bytes)
+        case "precompiled-charsmap": return SentencePieceFuzzProperties.charsmap(bytes)
         default: return "no property for \(target)"
         }
     }
@@ -31,6 +33,8 @@ struct FuzzRegressionTests {
         "gguf": [[], Array("GGU".utf8), Array("GGUF".utf8) + [3, 0, 0, 0] + Array(repeating: 0xFF, count: 16)],
         "tekken": [[], Array(#"{"config":{},"vocab":[]}"#.utf8), Array(#"{"config":{"version":"v3","pattern":"(","default_vocab_size":300,"default_num_special_tokens":44},"vocab":[]}"#.utf8),
                    Array(#"{"config":{"version":"v7","pattern":"x","default_vocab_size":16777300,"default_num_special_tokens":0},"vocab":[]}"#.utf8)],
+        "sentencepiece-model": [[], [0x0A], [0x0A, 0x80], [0x0A, 0x05, 0x0A, 0x03, 0x61], [0x0A, 0x02, 0x0A, 0x00], [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]],
+        "precompiled-charsmap": [[], [0, 4, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0], [0, 4, 0, 0] + Array(repeating: 0xFF, count: 1024) + [0x41, 0]],
         "tokenizer-json": [[], Array("{".utf8), Array(#"{"model":{"type":"BPE","vocab":{},"merges":[]}}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 100_000)],
     ]
 

@@ -5,6 +5,8 @@ targets to start from (the real ones are megabytes; the fuzzer works best on a f
     scripts/fuzz/seeds.py gguf DIR
     scripts/fuzz/seeds.py tokenizer-json DIR
     scripts/fuzz/seeds.py tekken DIR
+    scripts/fuzz/seeds.py sentencepiece-model DIR
+    scripts/fuzz/seeds.py precompiled-charsmap DIR
 """
 import base64
 import json
@@ -135,7 +137,101 @@ def write_tekken(folder):
     (folder / "v2-refused.json").write_text(tekken("v2", []))
 
 
+def varint(n):
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def proto_fields(data):
+    """(field number, wire type, value) of one protobuf message: ints for varints, bytes otherwise."""
+    i = 0
+    while i < len(data):
+        tag, shift = 0, 0
+        while True:
+            b = data[i]; i += 1
+            tag |= (b & 0x7F) << shift; shift += 7
+            if b < 0x80:
+                break
+        number, wire = tag >> 3, tag & 7
+        if wire == 0:
+            v, shift = 0, 0
+            while True:
+                b = data[i]; i += 1
+                v |= (b & 0x7F) << shift; shift += 7
+                if b < 0x80:
+                    break
+            yield number, wire, v
+        elif wire == 5:
+            yield number, wire, data[i:i + 4]; i += 4
+        elif wire == 1:
+            yield number, wire, data[i:i + 8]; i += 8
+        else:
+            n, shift = 0, 0
+            while True:
+                b = data[i]; i += 1
+                n |= (b & 0x7F) << shift; shift += 7
+                if b < 0x80:
+                    break
+            yield number, wire, data[i:i + n]; i += n
+
+
+def field(number, payload):
+    if isinstance(payload, int):
+        return varint(number << 3) + varint(payload)
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def piece(text, score, kind=1):
+    return field(1, field(1, text.encode()) + varint(2 << 3 | 5) + struct.pack("<f", score) + (field(3, kind) if kind != 1 else b""))
+
+
+def small_model(model_type, byte_fallback, texts, dummy_prefix=True, extra=b""):
+    pieces = piece("<unk>", 0, 2) + piece("<s>", 0, 3) + piece("</s>", 0, 3)
+    if byte_fallback:
+        pieces += b"".join(piece(f"<0x{b:02X}>", 0, 6) for b in range(256))
+    pieces += b"".join(piece(t, -1.0 - i * 0.5, 1) for i, t in enumerate(texts)) + piece("<user>", 0, 4)
+    trainer = field(3, model_type) + (field(35, 1) if byte_fallback else b"")
+    normalizer = field(1, b"identity") + field(3, 1 if dummy_prefix else 0) + extra
+    return pieces + field(2, trainer) + field(3, normalizer)
+
+
+def real_charsmap():
+    """The nmt_nfkc charsmap of a shipped test model."""
+    model = Path(__file__).resolve().parents[2] / "Tests/Fixtures/sentencepiece/botchan_en_unigram_1000.model"
+    for number, _, value in proto_fields(model.read_bytes()):
+        if number == 3:
+            for n, _, v in proto_fields(value):
+                if n == 2:
+                    return v
+    return b""
+
+
+def write_sentencepiece_model(folder):
+    texts = ["▁", "e", "t", "h", "▁t", "he", "▁the", "l", "o", "ll", "llo", "▁he", "▁hello", "w", "r", "d", "▁w", "or", "ld", "▁world", "東", "京"]
+    (folder / "unigram.model").write_bytes(small_model(1, False, texts))
+    (folder / "bpe.model").write_bytes(small_model(2, False, texts))
+    (folder / "bpe-bytes.model").write_bytes(small_model(2, True, texts, dummy_prefix=False))
+    (folder / "unigram-bytes.model").write_bytes(small_model(1, True, texts, extra=field(4, 0)))
+    (folder / "word.model").write_bytes(small_model(3, False, texts))
+
+
+def write_precompiled_charsmap(folder):
+    blob = real_charsmap()
+    size = struct.unpack("<I", blob[:4])[0]
+    strings = blob[4 + size:]
+    # The first 1,024 bytes of the real trie (its root and first branches) with a few replacement strings.
+    (folder / "trie-head").write_bytes(struct.pack("<I", 1024) + blob[4:4 + 1024] + strings[:512] + b"\0")
+    (folder / "trie-head-2k").write_bytes(struct.pack("<I", 2048) + blob[4:4 + 2048] + strings[:1024] + b"\0")
+
+
 if __name__ == "__main__":
     kind, folder = sys.argv[1], Path(sys.argv[2])
     folder.mkdir(parents=True, exist_ok=True)
-    {"gguf": write_gguf, "tokenizer-json": write_tokenizer_json, "tekken": write_tekken}[kind](folder)
+    {"gguf": write_gguf, "tokenizer-json": write_tokenizer_json, "tekken": write_tekken, "sentencepiece-model": write_sentencepiece_model,
+     "precompiled-charsmap": write_precompiled_charsmap}[kind](folder)

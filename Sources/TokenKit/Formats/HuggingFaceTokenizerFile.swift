@@ -28,7 +28,7 @@ enum HuggingFaceTokenizerFile {
     }
 
     /// The model types `tokenizer.json` can name, and what ContextKit does with them.
-    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)", "WordPiece (BERT)"]
+    static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)", "WordPiece (BERT)", "Unigram"]
     static let supportedPreTokenizers = ["Sequence", "Split", "ByteLevel", "Digits", "Punctuation", "Metaspace", "Whitespace", "WhitespaceSplit", "BertPreTokenizer"]
 
     /// Adds `added_tokens`: special ones are control tokens (plain text unless
@@ -50,7 +50,7 @@ enum HuggingFaceTokenizerFile {
         }
     }
 
-    private struct Reader {
+    struct Reader {
         let path: String
         let root: OrderedJSON
 
@@ -64,6 +64,7 @@ enum HuggingFaceTokenizerFile {
                 return try HuggingFaceTokenizerFile.wordPiece(model, root: root, path: path, name: name,
                                                               normalizers: (normalizer.map { [$0] } ?? []) + pre.normalizers, steps: pre.steps)
             }
+            if type == "Unigram" { return try unigramTokenizer(model, name: name) }
             guard type == "BPE" else {
                 let names = ["Unigram": "Unigram (SentencePiece unigram)", "WordPiece": "WordPiece (BERT)", "WordLevel": "WordLevel"]
                 throw ModelFileError.unsupportedTokenizer(path: path, name: names[type] ?? "'\(type)'", supported: HuggingFaceTokenizerFile.supportedModels)
@@ -185,7 +186,7 @@ enum HuggingFaceTokenizerFile {
             return pairs
         }
 
-        private func normalizer(_ n: OrderedJSON) throws -> Normalizer {
+        func normalizer(_ n: OrderedJSON) throws -> Normalizer {
             let type = n["type"]?.stringValue ?? "?"
             switch type {
             case "NFC": return .nfc
@@ -195,6 +196,10 @@ enum HuggingFaceTokenizerFile {
             case "Lowercase": return .lowercase
             case "Strip": return .strip(left: n["strip_left"]?.boolValue ?? true, right: n["strip_right"]?.boolValue ?? true)
             case "Prepend": return .prepend(Array((n["prepend"]?.stringValue ?? "").utf8))
+            case "Replace" where n["pattern"]?["Regex"] != nil:
+                return try regexReplace(n)
+            case "Precompiled":
+                return try precompiled(n)
             case "Replace":
                 guard let literal = n["pattern"]?["String"]?.stringValue else {
                     throw unsupported("the Replace normalizer with a regex pattern", Normalizer.supportedNames)
@@ -219,7 +224,7 @@ enum HuggingFaceTokenizerFile {
             var byteLevel = false
         }
 
-        private func preTokenizer(_ p: OrderedJSON, into parts: inout PreTokenizerParts) throws {
+        func preTokenizer(_ p: OrderedJSON, into parts: inout PreTokenizerParts) throws {
             let type = p["type"]?.stringValue ?? "?"
             let first = parts.steps.isEmpty
             switch type {
@@ -255,7 +260,8 @@ enum HuggingFaceTokenizerFile {
                 let replacement = Array((p["replacement"]?.stringValue ?? "\u{2581}").utf8)
                 let scheme = p["prepend_scheme"]?.stringValue ?? ((p["add_prefix_space"]?.boolValue ?? true) ? "always" : "never")
                 parts.normalizers.append(.replace(pattern: [0x20], content: replacement))
-                if scheme != "never" { parts.normalizers.append(.prepend(replacement)) }
+                // tokenizers prepends only to text that does not start with the replacement already.
+                if scheme != "never" { parts.normalizers.append(.prefixUnlessPresent(replacement)) }
                 if p["split"]?.boolValue ?? true {
                     let escaped = NSRegularExpression.escapedPattern(for: String(decoding: replacement, as: UTF8.self))
                     parts.steps.append(try SplitStep.split(pattern: escaped, behavior: .mergedWithNext))
@@ -281,7 +287,7 @@ extension Normalizer {
     /// Whether the normalizer puts SentencePiece's `▁` before the text.
     var prependsMetaSpace: Bool {
         switch self {
-        case .prepend(let p): return p == GGUFFile.metaSpace
+        case .prepend(let p), .prefixUnlessPresent(let p): return p == GGUFFile.metaSpace
         case .sequence(let steps): return steps.contains(where: \.prependsMetaSpace)
         default: return false
         }

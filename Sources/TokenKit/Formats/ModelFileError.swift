@@ -1,7 +1,7 @@
 /// Why a GGUF model file or a Hugging Face `tokenizer.json` could not be turned
 /// into a tokenizer. Each message names the file and says what to do.
 public enum ModelFileError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// The file is neither GGUF, nor `tokenizer.json`, nor tekken, nor `.tiktoken`.
+    /// The file is neither GGUF, nor SentencePiece `.model`, nor `tokenizer.json`, nor tekken, nor `.tiktoken`.
     case unrecognizedFormat(path: String)
     /// The file ends before the structure it announces (a partial download).
     case truncated(path: String, reason: String)
@@ -22,7 +22,7 @@ public enum ModelFileError: Error, Equatable, CustomStringConvertible, Sendable 
     public var description: String {
         switch self {
         case let .unrecognizedFormat(path):
-            return "\(path) is not a tokenizer file ContextKit can read; give a .gguf model, a Hugging Face tokenizer.json, a Mistral tekken .json or a .tiktoken vocabulary"
+            return "\(path) is not a tokenizer file ContextKit can read; give a .gguf model, a SentencePiece .model, a Hugging Face tokenizer.json, a Mistral tekken .json or a .tiktoken vocabulary"
         case let .truncated(path, reason):
             return "\(path) is truncated (\(reason)); the download or copy is incomplete, fetch the file again"
         case let .unsupportedGGUFVersion(path, version):

@@ -3,7 +3,8 @@ import Foundation
 extension Tokenizer {
     /// Reads any tokenizer file ContextKit understands, recognised by its
     /// content rather than its name: a GGUF model (by its `GGUF` magic bytes; only
-    /// the header is read, however large the model), a Hugging Face
+    /// the header is read, however large the model), a SentencePiece `.model`
+    /// (a protobuf `ModelProto`, by its first piece), a Hugging Face
     /// `tokenizer.json` or a Mistral tekken file (JSON objects, told apart by
     /// their keys), or a `.tiktoken` vocabulary (lines of
     /// `base64 rank`). A `.tiktoken` file that is one of the built-in encodings
@@ -18,6 +19,11 @@ extension Tokenizer {
         let file = try MappedFile(path: url.path)
         let bytes = file.bytes
         if GGUFFile.hasMagic(bytes) { return try GGUFFile(file: file).tokenizer() }
+        if SentencePieceModelFile.hasSignature(bytes) {
+            return try withExtendedLifetime(file) {
+                try SentencePieceModelFile(bytes: bytes, path: url.path).tokenizer(bytes: bytes)
+            }
+        }
         let firstVisible = bytes.prefix(4096).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if firstVisible == UInt8(ascii: "{") {
             return try withExtendedLifetime(file) {

@@ -11,6 +11,12 @@
 /// has a `▁` after anything but `▁` (true of vocabularies trained with
 /// SentencePiece's whitespace splitting). No merge can reach across such a cut,
 /// so each part is merged on its own with the same result.
+///
+/// sentencepiece's own BPE (a `.model` file) differs in two ways, both off by
+/// default: a final symbol that is no piece is the unknown token (`unknownID`,
+/// a run of them one token) when the model has no byte fallback, and
+/// user-defined symbols are whole symbols that never merge (`userDefined`),
+/// so the text is cut around them.
 struct SentencePieceEncoder: Sendable {
     /// The pieces merges may produce (normal and user-defined), by their text.
     let pieces: Vocabulary
@@ -22,6 +28,11 @@ struct SentencePieceEncoder: Sendable {
     let boundaries: [Bool]
     /// No piece has `▁` after a character other than `▁`.
     let cutsBeforeSpaces: Bool
+
+    /// The token of a symbol that is no piece, instead of its bytes; `.max` for none.
+    var unknownID: UInt32 = .max
+    /// Symbols that are never merged with their neighbours.
+    var userDefined: UserDefinedSymbols = .none
 
     /// Parts up to this many characters merge by scanning; longer ones through a heap.
     static let scanLimit = 48
@@ -51,6 +62,30 @@ struct SentencePieceEncoder: Sendable {
 
     /// Encodes `base[start..<end]` into `sink`.
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
+        guard unknownID != .max || !userDefined.isEmpty else { return encodeFree(base, start, end, into: &sink) }
+        withUnsafeMutablePointer(to: &sink) { inner in
+            var runs = UnknownRunSink(inner: inner, unknownID: unknownID)
+            var partStart = start
+            var i = start
+            while i < end && !userDefined.isEmpty {
+                let n = userDefined.longestMatch(base, i, end)
+                if n > 0 {
+                    encodeFree(base, partStart, i, into: &runs)
+                    emit(base, i, i + n, into: &runs)
+                    i += n
+                    partStart = i
+                } else {
+                    i += min(UnigramEncoder.characterLength(base[i]), end - i)
+                }
+            }
+            encodeFree(base, partStart, end, into: &runs)
+            runs.flush()
+        }
+    }
+
+    /// Encodes a text without user-defined symbols.
+    private func encodeFree<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
+        guard start < end else { return }
         let text = UnsafeBufferPointer(start: base + start, count: end - start)
         var partStart = start
         var i = start
@@ -83,6 +118,10 @@ struct SentencePieceEncoder: Sendable {
             sink.token(id, start: a, end: b)
             return
         }
+        if unknownID != .max {
+            sink.token(unknownID, start: a, end: b)
+            return
+        }
         for k in a..<b where byteIDs[Int(base[k])] != .max {
             sink.token(byteIDs[Int(base[k])], start: k, end: k &+ 1)
         }
@@ -107,6 +146,34 @@ struct SentencePieceEncoder: Sendable {
             let parts = m <= Self.scanLimit ? PairMerge.scan(rule, ids: ids, starts: starts, count: m) : PairMerge.heap(rule, ids: ids, starts: starts, count: m)
             for k in 0..<parts { emit(base, start &+ Int(starts[k]), start &+ Int(starts[k &+ 1]), into: &sink) }
         }
+    }
+}
+
+/// Passes tokens on, a run of unknown tokens as one (as sentencepiece's
+/// encoder reports them); `flush` passes on the last run.
+struct UnknownRunSink<Inner: TokenSink>: TokenSink {
+    let inner: UnsafeMutablePointer<Inner>
+    let unknownID: UInt32
+    private var pending: (start: Int, end: Int)? = nil
+
+    init(inner: UnsafeMutablePointer<Inner>, unknownID: UInt32) {
+        self.inner = inner
+        self.unknownID = unknownID
+    }
+
+    @inline(__always)
+    mutating func token(_ id: UInt32, start: Int, end: Int) {
+        if id == unknownID && id != .max {
+            if let p = pending { pending = (p.start, end) } else { pending = (start, end) }
+            return
+        }
+        flush()
+        inner.pointee.token(id, start: start, end: end)
+    }
+
+    mutating func flush() {
+        if let p = pending { inner.pointee.token(unknownID, start: p.start, end: p.end) }
+        pending = nil
     }
 }
 

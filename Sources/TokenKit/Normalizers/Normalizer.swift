@@ -41,14 +41,22 @@ indirect enum Normalizer: Sendable {
     case prepend([UInt8])
     /// Puts a space before text that does not start with one (`ByteLevel`'s `add_prefix_space`).
     case prefixSpace
+    /// Puts `prefix` before text that does not start with it (`Metaspace`'s `prepend_scheme` "always").
+    case prefixUnlessPresent([UInt8])
     /// Removes whitespace at the start and/or end.
     case strip(left: Bool, right: Bool)
     case sequence([Normalizer])
     /// Hugging Face's `BertNormalizer` (controls, CJK spacing, accents, lowercase).
     case bert(BertNormalizer)
+    /// SentencePiece's own normalizer, from a `.model` file's `NormalizerSpec`.
+    case sentencePiece(SentencePieceNormalizer)
+    /// Hugging Face's `Precompiled`: a SentencePiece charsmap applied per grapheme cluster.
+    case precompiled(PrecompiledCharsmap)
+    /// Runs of at least `minimum` bytes `byte` become `content` (`Replace` of the regex `" {2,}"`).
+    case collapseRuns(byte: UInt8, minimum: Int, content: [UInt8])
 
     /// The names `tokenizer.json` uses for the normalizers above.
-    static let supportedNames = ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Prepend", "Strip", "Sequence", "BertNormalizer"]
+    static let supportedNames = ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Replace (Regex \"X{n,}\" of one ASCII character)", "Precompiled", "Prepend", "Strip", "Sequence", "BertNormalizer"]
 
     /// Normalizes `base[from..<to]`; `nil` when the text comes out unchanged
     /// (the usual case, which then costs no copy).
@@ -108,6 +116,9 @@ indirect enum Normalizer: Sendable {
         case .prefixSpace:
             guard to > from, p[from] != 0x20 else { return nil }
             return Self.prepending([0x20], p, from, to, origins)
+        case .prefixUnlessPresent(let prefix):
+            guard to > from, !prefix.isEmpty, !UnsafeBufferPointer(start: p + from, count: to - from).starts(with: prefix) else { return nil }
+            return Self.prepending(prefix, p, from, to, origins)
         case let .strip(left, right):
             var a = from, b = to
             if left { while a < b, let c = Self.whitespaceLength(p, a, b) { a += c } }
@@ -119,6 +130,12 @@ indirect enum Normalizer: Sendable {
             return out
         case .bert(let bert):
             return bert.apply(p, from, to, origins: origins)
+        case .sentencePiece(let normalizer):
+            return normalizer.normalize(p, from, to, origins: origins)
+        case .precompiled(let map):
+            return Self.precompiledStep(map, p, from, to, origins)
+        case let .collapseRuns(byte, minimum, content):
+            return Self.collapsingRuns(of: byte, minimum: minimum, into: content, p, from, to, origins)
         case .sequence:
             return nil   // handled by `apply`
         }

@@ -11,6 +11,8 @@ final class OpenModelPipeline: Sendable {
         case sentencePiece(SentencePieceEncoder)
         /// Greedy longest-match WordPiece (Hugging Face `WordPiece`, BERT).
         case wordPiece(WordPieceEncoder)
+        /// Unigram Viterbi over piece scores (SentencePiece `.model` Unigram, Hugging Face `Unigram`).
+        case unigram(UnigramEncoder)
     }
 
     let model: Model
@@ -74,6 +76,9 @@ final class OpenModelPipeline: Sendable {
                 split(0, p, from, to, into: &pieces)
             case .wordPiece(let encoder):
                 var pieces = WordPiecePieces(encoder: encoder, tokens: tokens)
+                split(0, p, from, to, into: &pieces)
+            case .unigram(let encoder):
+                var pieces = UnigramPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
             }
         }
@@ -200,6 +205,17 @@ private struct SentencePiecePieces<Tokens: TokenSink>: PieceSink {
 /// Encodes each piece (a word) with WordPiece into a token sink.
 private struct WordPiecePieces<Tokens: TokenSink>: PieceSink {
     let encoder: WordPieceEncoder
+    let tokens: UnsafeMutablePointer<Tokens>
+
+    @inline(__always)
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+        encoder.encode(p, from, to, into: &tokens.pointee)
+    }
+}
+
+/// Encodes each piece with the Unigram model into a token sink.
+private struct UnigramPieces<Tokens: TokenSink>: PieceSink {
+    let encoder: UnigramEncoder
     let tokens: UnsafeMutablePointer<Tokens>
 
     @inline(__always)

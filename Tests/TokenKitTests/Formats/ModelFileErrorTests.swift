@@ -111,7 +111,11 @@ extension OpenModels {
                 let message = Self.error(loading: try Self.write(GGUFWriter.byteLevel(model: model).bytes())) ?? "loaded"
                 #expect(message.contains(name) && message.contains("does not implement"), "\(message)")
             }
-            for (type, name) in [("Unigram", "Unigram"), ("WordLevel", "WordLevel")] {
+            // Unigram is read now: a vocabulary that is not a list of [piece, score] is refused as such.
+            let unigram = #"{"model": {"type": "Unigram", "vocab": {"a": 0}}}"#
+            let unigramMessage = Self.error(loading: try Self.write(Array(unigram.utf8), name: "tokenizer.json")) ?? "loaded"
+            #expect(unigramMessage.contains("model.vocab"), "\(unigramMessage)")
+            for (type, name) in [("WordLevel", "WordLevel")] {
                 let json = #"{"model": {"type": "\#(type)", "vocab": {"a": 0}}}"#
                 let message = Self.error(loading: try Self.write(Array(json.utf8), name: "tokenizer.json")) ?? "loaded"
                 #expect(message.contains(name) && message.contains("does not implement"), "\(message)")

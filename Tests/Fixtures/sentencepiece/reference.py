@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Expected ids for ContextKit's SentencePiece tests, from the reference libraries.
+
+    reference.py sentencepiece MODEL FILE...   SentencePieceProcessor(model_file=MODEL).encode(text)
+    reference.py tokenizers TOKENIZER_JSON FILE...   Tokenizer.from_file(...).encode(text, add_special_tokens=False).ids
+    reference.py mistral-data                  the folder of mistral-common's tokenizer files
+
+Each FILE is read as bytes and decoded as strict UTF-8 (a BOM stays a
+character). After the files come the edge cases below. One JSON line per case:
+{"case": name, "path": FILE} or {"case": name, "text": TEXT}, and "ids".
+The tests (Tests/TokenKitTests/Formats/SentencePieceModelTests.swift) run this
+through CONTEXTKIT_PYTHON and compare every id.
+"""
+import json
+import sys
+
+EDGE_CASES = [
+    "", " ", "  ", "\t", "\n", "Hello world", " Hello  world ", "Hello\tworld\n\nagain",
+    "   leading and trailing   ", "multiple     spaces     inside", "a\u3000b\u00a0c\u2003d",
+    "naïve café Ｆｕｌｌｗｉｄｔｈ ﬁ ½ ① ㈱", "東京都 日本語のテキスト。", "한국어 텍스트", "ภาษาไทย",
+    "🙂👍🏽👨‍👩‍👧 🇫🇷", "\u0000\u0001\u007f", "\ufeffBOM", "<s> </s> <unk> <pad> [INST]", "▁ ▁▁ x▁y",
+    "e\u0301 \u1100\u1161\u11a8", "\ufffd", "x" * 3000, "ab " * 2000, "unknown ☃ ☃☃ 𝄞𝄞 characters",
+    "Mixed123 numbers 4567.89 and dates 2024-01-01", "Ωμέγα Ελληνικά Русский текст עברית العربية",
+]
+
+
+def main():
+    if sys.argv[1] == "mistral-data":
+        import os
+        import mistral_common
+        print(os.path.join(os.path.dirname(mistral_common.__file__), "data"))
+        return
+    kind, model, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if kind == "sentencepiece":
+        import sentencepiece
+        processor = sentencepiece.SentencePieceProcessor(model_file=model)
+        encode = lambda text: processor.encode(text)
+    elif kind == "tokenizers":
+        import tokenizers
+        tokenizer = tokenizers.Tokenizer.from_file(model)
+        encode = lambda text: tokenizer.encode(text, add_special_tokens=False).ids
+    else:
+        sys.exit(f"unknown reference {kind}")
+    out = sys.stdout
+    for path in files:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+        out.write(json.dumps({"case": path, "path": path, "ids": encode(text)}) + "\n")
+    for i, text in enumerate(EDGE_CASES):
+        out.write(json.dumps({"case": f"edge {i}", "text": text, "ids": encode(text)}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
