@@ -30,8 +30,8 @@ import TestSupport
     func tokcount(_ arguments: [String], deadline: TimeInterval = deadline) throws -> Run {
         let scratch = try TempDir()
         let out = scratch.url.appendingPathComponent("out"), err = scratch.url.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         process.arguments = ["-s", "KILL", String(Int(deadline)), ToolRunner.productsDirectory.appendingPathComponent("tokcount").path] + arguments

@@ -95,7 +95,7 @@ extension GGUFFile {
             throw ModelFileError.unknownPreTokenizer(path: path, name: preName, known: LlamaPreType.knownNames)
         }
         var scratch: [UInt8] = []
-        var builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+        let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
             if type == .byte {
                 builder.addDecodeOnly(id, bytes: Self.byteTokenValue(text).map { [$0] } ?? Array(text))
                 return
@@ -174,7 +174,7 @@ extension GGUFFile {
         let scores = (0..<tokens.count).map { i in scoresEntry.map { Float(number($0, at: i)) } ?? 0 }
         var byteIDs = [UInt32](repeating: .max, count: 256)
         var singleByteIDs = [UInt32](repeating: .max, count: 256)
-        var builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
+        let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
             if type == .byte {
                 if let b = Self.byteTokenValue(text) {
                     byteIDs[Int(b)] = UInt32(id)
