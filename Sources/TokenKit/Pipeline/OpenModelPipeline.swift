@@ -69,16 +69,16 @@ final class OpenModelPipeline: Sendable {
         withUnsafeMutablePointer(to: &sink) { tokens in
             switch model {
             case .mergeList(let encoder):
-                var pieces = MergeListPieces(encoder: encoder, tokens: tokens)
+                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
             case .sentencePiece(let encoder):
-                var pieces = SentencePiecePieces(encoder: encoder, tokens: tokens)
+                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
             case .wordPiece(let encoder):
-                var pieces = WordPiecePieces(encoder: encoder, tokens: tokens)
+                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
             case .unigram(let encoder):
-                var pieces = UnigramPieces(encoder: encoder, tokens: tokens)
+                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
             }
         }
@@ -180,42 +180,21 @@ protocol PieceSink {
     mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int)
 }
 
-/// Encodes each piece with merge-list BPE into a token sink.
-private struct MergeListPieces<Tokens: TokenSink>: PieceSink {
-    let encoder: MergeListEncoder
-    let tokens: UnsafeMutablePointer<Tokens>
-
-    @inline(__always)
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        encoder.encode(p, from, to, into: &tokens.pointee)
-    }
+/// A model's encoder of one pre-tokenized piece: merge-list BPE,
+/// SentencePiece BPE, WordPiece and Unigram.
+protocol PieceEncoder {
+    func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink)
 }
 
-/// Encodes each piece with SentencePiece into a token sink.
-private struct SentencePiecePieces<Tokens: TokenSink>: PieceSink {
-    let encoder: SentencePieceEncoder
-    let tokens: UnsafeMutablePointer<Tokens>
+extension MergeListEncoder: PieceEncoder {}
+extension SentencePieceEncoder: PieceEncoder {}
+extension WordPieceEncoder: PieceEncoder {}
+extension UnigramEncoder: PieceEncoder {}
 
-    @inline(__always)
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        encoder.encode(p, from, to, into: &tokens.pointee)
-    }
-}
-
-/// Encodes each piece (a word) with WordPiece into a token sink.
-private struct WordPiecePieces<Tokens: TokenSink>: PieceSink {
-    let encoder: WordPieceEncoder
-    let tokens: UnsafeMutablePointer<Tokens>
-
-    @inline(__always)
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        encoder.encode(p, from, to, into: &tokens.pointee)
-    }
-}
-
-/// Encodes each piece with the Unigram model into a token sink.
-private struct UnigramPieces<Tokens: TokenSink>: PieceSink {
-    let encoder: UnigramEncoder
+/// Encodes each piece with the model's encoder into a token sink (specialised
+/// per encoder, so the call in the loop is direct).
+private struct EncodingPieces<Encoder: PieceEncoder, Tokens: TokenSink>: PieceSink {
+    let encoder: Encoder
     let tokens: UnsafeMutablePointer<Tokens>
 
     @inline(__always)
