@@ -35,10 +35,10 @@ public enum ChatFraming: Sendable {
             }
         }
         if case .file(let path) = profile.tokenizer, path.hasSuffix("tokenizer.json") {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            if HuggingFaceConfig.isModel(folder), (try? HuggingFaceConfig(folder))?.chatTemplate != nil {
+            let file = URL(fileURLWithPath: path)
+            if (try? HuggingFaceModelFolder(file))?.chatTemplate != nil {
                 do {
-                    return .template(try PromptPredictor(huggingFace: folder))
+                    return .template(try PromptPredictor(huggingFace: file))
                 } catch let error as ChatTemplateError {
                     throw ConversationError.templateFailed(reason: error.message)
                 }

@@ -21,21 +21,13 @@ extension ModelProfile {
     ///   a file that is not valid JSON, no window and no `contextWindow`, or a
     ///   chat template that cannot be rendered.
     public init(huggingFace url: URL, contextWindow: Int? = nil) throws {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        let folder = isDirectory.boolValue ? url : url.deletingLastPathComponent()
-        // The folder, or one of its config files, stands for the folder's tokenizer.json.
-        let namesFolder = isDirectory.boolValue || ["tokenizer_config.json", "config.json"].contains(url.lastPathComponent)
-        let tokenizerURL = namesFolder ? folder.appendingPathComponent("tokenizer.json") : url
-        guard exists, FileManager.default.fileExists(atPath: tokenizerURL.path) else {
-            throw ProfileError.modelFile(path: url.path, reason: "the folder has no tokenizer.json, the tokenizer a Hugging Face model folder gives its profile with")
-        }
-        let config = try Self.jsonFile(folder.appendingPathComponent("config.json"))
-        let tokenizerConfig = try Self.jsonFile(folder.appendingPathComponent("tokenizer_config.json"))
+        let model = try HuggingFaceModelFolder(url)
+        let folder = model.url, tokenizerURL = model.tokenizerURL
+        let config = model.config, tokenizerConfig = model.tokenizerConfig
         guard config != nil || tokenizerConfig != nil else {
             throw ProfileError.modelFile(path: tokenizerURL.path, reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")
         }
-        guard let tokenizerFile = try Self.jsonFile(tokenizerURL) else {
+        guard let tokenizerFile = try HuggingFaceModelFolder.jsonFile(tokenizerURL) else {
             throw ProfileError.modelFile(path: tokenizerURL.path, reason: "it cannot be read")
         }
 
@@ -65,9 +57,9 @@ extension ModelProfile {
         } catch {
             throw ProfileError.modelFile(path: tokenizerURL.path, reason: "\(error)")
         }
-        let special = SequenceSpecials(tokenizerConfig: tokenizerConfig, postProcessor: tokenizerFile["post_processor"])
+        let special = SequenceSpecials(model, postProcessor: tokenizerFile["post_processor"])
         let overheads: Overheads
-        if let (template, source) = try Self.chatTemplate(folder: folder, tokenizerConfig: tokenizerConfig) {
+        if let (template, source) = model.chatTemplate {
             do {
                 let predictor = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(template),
                                                 bosToken: special.bosText ?? "", eosToken: special.eosText ?? "", addsBOS: special.addsBOS)
@@ -93,45 +85,8 @@ extension ModelProfile {
         self.provenance = provenance
     }
 
-    /// Whether `url` is a model folder or a JSON file (by its first visible
-    /// byte), which `init(huggingFace:)` reads, rather than a GGUF file.
-    public static func isHuggingFaceModel(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return false }
-        if isDirectory.boolValue { return true }
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 512)) ?? Data()
-        return head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "{")
-    }
-
     /// Transformers writes `model_max_length` as 1e30 when a model sets none.
     private static let saneModelMaxLength = 100_000_000.0
-
-    private static func jsonFile(_ url: URL) throws -> OrderedJSON? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        do {
-            return try JSONParser.parse([UInt8](data))
-        } catch {
-            throw ProfileError.modelFile(path: url.path, reason: "invalid JSON at line \(error.line), column \(error.column): \(error.reason)")
-        }
-    }
-
-    /// The chat template and where it came from: `tokenizer_config.json`'s
-    /// `chat_template` (a string, or a list of named templates: "default"),
-    /// else the folder's `chat_template.jinja`.
-    private static func chatTemplate(folder: URL, tokenizerConfig: OrderedJSON?) throws -> (String, String)? {
-        if let value = tokenizerConfig?["chat_template"] {
-            if let text = value.stringValue { return (text, "tokenizer_config.json chat_template") }
-            let named = value.elements?.compactMap { e in e["template"]?.stringValue.map { (e["name"]?.stringValue, $0) } } ?? []
-            if let chosen = named.first(where: { $0.0 == "default" }) ?? named.first {
-                return (chosen.1, "tokenizer_config.json chat_template '\(chosen.0 ?? "?")'")
-            }
-        }
-        let file = folder.appendingPathComponent("chat_template.jinja")
-        if let data = FileManager.default.contents(atPath: file.path) { return (String(decoding: data, as: UTF8.self), "chat_template.jinja") }
-        return nil
-    }
 
     /// BOS, EOS and the other special tokens put around one input, from
     /// `tokenizer_config.json` (`add_bos_token`, `add_eos_token`,
@@ -147,10 +102,10 @@ extension ModelProfile {
         var count = 0
         var countSource = ""
 
-        init(tokenizerConfig: OrderedJSON?, postProcessor: OrderedJSON?) {
-            func tokenText(_ v: OrderedJSON?) -> String? { v?.stringValue ?? v?["content"]?.stringValue }
-            bosText = tokenText(tokenizerConfig?["bos_token"])
-            eosText = tokenText(tokenizerConfig?["eos_token"])
+        init(_ model: HuggingFaceModelFolder, postProcessor: OrderedJSON?) {
+            let tokenizerConfig = model.tokenizerConfig
+            bosText = model.tokenText("bos_token")
+            eosText = model.tokenText("eos_token")
             // The special tokens of the single-input template, in order.
             var added: [String] = []
             var processors = [postProcessor].compactMap { $0 }

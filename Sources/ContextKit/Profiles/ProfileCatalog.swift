@@ -111,7 +111,7 @@ public struct ProfileCatalog: Sendable {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: name, isDirectory: &isDirectory) {
             let url = URL(fileURLWithPath: name)
-            if ModelProfile.isHuggingFaceModel(url) { return try ModelProfile(huggingFace: url, contextWindow: contextWindow) }
+            if HuggingFaceModelFolder.isModel(url) { return try ModelProfile(huggingFace: url, contextWindow: contextWindow) }
             return try ModelProfile(gguf: url, contextWindow: contextWindow)
         }
         if let p = try openAIProfile(named: name, contextWindow: contextWindow) { return p }
