@@ -26,7 +26,7 @@ enum ChatCounting {
         for path in paths {
             var outcome = Outcome(path: path)
             do {
-                let bytes = try read(path)
+                let bytes = try WholeInput.read(path)
                 let conversation = try Conversation(json: bytes)
                 let count = try counter.count(conversation)
                 outcome.conversation = conversation
@@ -39,7 +39,7 @@ enum ChatCounting {
             } catch {
                 outcome.error = "\(error)"
             }
-            if let e = outcome.error { Output.err("tokcount: \(display(path)): \(e)\n") }
+            if let e = outcome.error { Output.err("tokcount: \(WholeInput.display(path)): \(e)\n") }
             outcomes.append(outcome)
         }
         if let limit = options.truncate {
@@ -63,17 +63,6 @@ enum ChatCounting {
         return exit
     }
 
-    static func display(_ path: String) -> String { path == "-" ? "standard input" : path }
-
-    /// The whole file, or standard input for `-`.
-    static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard FileManager.default.fileExists(atPath: path) else { throw InputError(path: path, reason: "No such file or directory") }
-        do { return Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw InputError(path: path, reason: (error as NSError).localizedDescription)
-        }
-    }
-
     // MARK: Text
 
     static func text(_ o: Outcome, settings s: TokcountCommand.Settings) -> String {
@@ -88,7 +77,7 @@ enum ChatCounting {
         rows.append(["", "tools", n(count.tools), "", o.conversation!.tools.isEmpty ? "" : "\(o.conversation!.tools.count) definition\(o.conversation!.tools.count == 1 ? "" : "s")"])
         rows.append(["", "overhead", n(count.overhead), "", count.overheadSource])
         rows.append(["", "total", n(count.total), "", ""])
-        var out = display(o.path) + "\n"
+        var out = WholeInput.display(o.path) + "\n"
         out += Table(header: ["#", "role", "tokens", "prompt tokens", "in the rendered prompt"], alignRight: [true, false, true, false, false])
             .render(rows).split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
         out += "\n  model:  \(s.profile.name), \(count.method)\n"

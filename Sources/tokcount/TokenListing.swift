@@ -71,20 +71,12 @@ enum IDDecoder {
         var failed = false
         for path in s.paths {
             do {
-                let data: Data
-                if path == "-" {
-                    data = FileHandle.standardInput.readDataToEndOfFile()
-                } else {
-                    guard FileManager.default.fileExists(atPath: path) else { throw InputError(path: path, reason: "No such file or directory") }
-                    do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                        throw InputError(path: path, reason: (error as NSError).localizedDescription)
-                    }
-                }
-                let ids = try parseIDs(String(decoding: data, as: UTF8.self), path: path == "-" ? "standard input" : path)
+                let data = try WholeInput.read(path)
+                let ids = try parseIDs(String(decoding: data, as: UTF8.self), path: WholeInput.display(path))
                 let bytes = try s.tokenizer.decodeBytes(ids)
                 bytes.withUnsafeBytes { Output.out(bytes: $0) }
             } catch let error as TokenKitError {
-                Output.err("tokcount: \(path == "-" ? "standard input" : path): \(error)\n")
+                Output.err("tokcount: \(WholeInput.display(path)): \(error)\n")
                 failed = true
             } catch {
                 Output.err("tokcount: \(error)\n")

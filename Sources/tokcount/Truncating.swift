@@ -9,20 +9,6 @@ extension ExitCode {
     static let truncated = ExitCode(rawValue: 4)
 }
 
-/// Reading one whole input as text, for the modes that need all of it at once.
-enum WholeInput {
-    static func text(_ s: TokcountCommand.Settings, mode: String) throws -> (path: String, text: String) {
-        guard s.paths.count == 1 else { throw UsageError(tool: "tokcount", "\(mode) reads one input; \(s.paths.count) were given") }
-        let path = s.paths[0]
-        let bytes = try ChatCounting.read(path)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            let bad = bytes.withUnsafeBufferPointer { TextStats(scanning: $0).firstInvalidUTF8 } ?? 0
-            throw InputError(path: ChatCounting.display(path), reason: "not valid UTF-8 (the first bad byte is at offset \(NumberFormat.grouped(bad))); \(mode) works on text")
-        }
-        return (ChatCounting.display(path), text)
-    }
-}
-
 /// `--truncate N`: the longest prefix of the input that is at most N tokens.
 enum Truncating {
     static func run(_ s: TokcountCommand.Settings, limit: Int, at boundary: TruncationBoundary) throws -> ExitCode {
@@ -71,10 +57,10 @@ enum ChatTruncating {
         guard let conversation = o.conversation, o.error == nil else { return .inputFailed }
         let cut: ConversationTruncation
         do { cut = try counter.truncate(conversation, to: limit, at: boundary) } catch {
-            Output.err("tokcount: \(ChatCounting.display(o.path)): \(error)\n")
+            Output.err("tokcount: \(WholeInput.display(o.path)): \(error)\n")
             return .inputFailed
         }
-        let name = ChatCounting.display(o.path)
+        let name = WholeInput.display(o.path)
         for i in cut.dropped {
             Output.err("tokcount: \(name): dropped messages[\(i)] (\(conversation.messages[i].role.rawValue))\n")
         }
