@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TokenKit
 
@@ -35,6 +36,17 @@ extension OpenModels {
                 #expect(tokenizer.count(String(decoding: input, as: UTF8.self)) == ids.count)
             }
             print("conformance \(vectors.description): \(passed)/\(inputs.count)")
+        }
+
+        /// The sdist's larger vocabularies are too big for the repository;
+        /// `scripts/test` fetches them (`scripts/llama-vocab-vectors`) and CI
+        /// must not pass without them.
+        @Test(.enabled(if: TestRepository.isCI, "outside CI the larger vocabularies are optional"))
+        func largerVocabulariesAreTestedInCI() {
+            let names = Set(OpenModelFixtures.vocabularies().map { $0.gguf.lastPathComponent })
+            for name in ["ggml-vocab-gemma-4.gguf", "ggml-vocab-command-r.gguf", "ggml-vocab-qwen35.gguf"] {
+                #expect(names.contains(name), "\(name) is missing: run scripts/llama-vocab-vectors and name its folder in CONTEXTKIT_GGUF_VECTORS")
+            }
         }
     }
 }
