@@ -29,9 +29,12 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
 
 SIZES = {"en": 10 * MB, "cjk": 2 * MB, "code": 5 * MB}
-ADVERSARIAL_SIZES = (1 << 20, 2 << 20)
+ADVERSARIAL_SIZES = (1 << 20, 2 << 20, 4 << 20, 8 << 20)
 ADVERSARIAL_KINDS = ("letter", "spaces", "base64")
 BIG_SIZE = 100 * MB
+MID_SIZE = 40 * MB  # English four times, for `tokcount -j 1` against the in-process count
+DISTINCT_PIECES = 10_000_000
+SMALL_FILES = 10_000  # the English corpus cut into this many files, for the folder run
 
 
 def _read(path: Path) -> str:
@@ -165,7 +168,8 @@ def _trim(text: str, size: int) -> bytes:
 
 
 def make(cache: Path) -> dict[str, Path]:
-    """Every corpus file, made if missing: en, cjk, code, adv-<kind>-<size>, big, en-1k."""
+    """Every corpus file, made if missing: en, cjk, code, adv-<kind>-<size>, en-1k, en-2m, big,
+    mid, distinct, distinct-half; and small-files, a folder."""
     folder = cache / f"corpora-v{VERSION}"
     folder.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
@@ -186,8 +190,48 @@ def make(cache: Path) -> dict[str, Path]:
         for size in ADVERSARIAL_SIZES:
             ensure(f"adv-{kind}-{size >> 20}m", lambda kind=kind, size=size: _trim(adversarial(kind, size), size))
     ensure("en-1k", lambda: _trim(paths["en"].read_text(encoding="utf-8")[:2000], 1000))
+    ensure("en-2m", lambda: _trim(paths["en"].read_text(encoding="utf-8")[: 2 * MB], 2 * MB))
     ensure("big", lambda: (paths["en"].read_bytes() * (BIG_SIZE // SIZES["en"]))[:BIG_SIZE])
+    ensure("mid", lambda: paths["big"].read_bytes()[:MID_SIZE])
+    ensure("distinct", lambda: distinct_pieces(DISTINCT_PIECES))
+    ensure("distinct-half", lambda: distinct_pieces(DISTINCT_PIECES // 2))
+    paths["small-files"] = small_files(paths["en"], folder / f"en-in-{SMALL_FILES}-files")
     return paths
+
+
+def distinct_pieces(n: int) -> bytes:
+    """`n` different words of seven lowercase letters, each after a space: as
+    many distinct pre-tokenizer pieces as words, so a piece cache only fills.
+    Word i is i times an odd multiplier modulo 26^7 written in base 26, so no
+    two repeat; the first n/2 words are those of the file of n/2."""
+    space = 26**7
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    out = bytearray()
+    for i in range(n):
+        v = (i * 1_000_003 + 12345) % space
+        word = []
+        for _ in range(7):
+            v, d = divmod(v, 26)
+            word.append(letters[d])
+        out += (" " + "".join(word)).encode()
+    return bytes(out)
+
+
+def small_files(source: Path, folder: Path) -> Path:
+    """The source cut after a space into SMALL_FILES files of about equal size (same total bytes)."""
+    if folder.exists():
+        return folder
+    data = source.read_bytes()
+    tmp = folder.with_name(folder.name + ".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    start = 0
+    for i in range(SMALL_FILES):
+        at = (i + 1) * len(data) // SMALL_FILES
+        end = len(data) if i == SMALL_FILES - 1 else max(start, data.find(b" ", at) + 1 or len(data))
+        (tmp / f"{i:05d}.txt").write_bytes(data[start:end])
+        start = end
+    tmp.rename(folder)
+    return folder
 
 
 # Real text, as Debian ships it (bench/run installs manpages-zh and
@@ -288,6 +332,9 @@ def make_real(cache: Path) -> tuple[dict[str, Path], dict[str, dict]]:
         if not (path.exists() and manifest.exists()):
             print(f"making {name} from Debian's files ...", flush=True)
             text, used = maker(REAL_SIZES[name] + 4096)
+            if len(text.encode()) < REAL_SIZES[name]:
+                raise SystemExit(f"bench/corpora: {name} found only {len(text.encode()):,} of {REAL_SIZES[name]:,} bytes in "
+                                 f"{len(used)} files: are groff, manpages-zh and manpages-ja installed (apt-get install groff-base manpages-zh manpages-ja)?")
             data = _trim(text, REAL_SIZES[name])
             tmp = path.with_suffix(".tmp")
             tmp.write_bytes(data)
