@@ -29,6 +29,7 @@ from pathlib import Path  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))
+sys.path.insert(0, str(HERE))
 
 OPENAI = ("cl100k_base", "o200k_base")
 
@@ -39,7 +40,7 @@ CALLS = {
     ("bpe", "encode"): "bpe_openai tokenizer.encode(text)",
     ("gigatoken", "encode"): "Tokenizer.encode(text) (from_tiktoken(path, special_tokens={}) / from_json(contents)); it has no count call",
     ("fastokens", "encode"): "Tokenizer.encode_ordinary(text) (from_tiktoken(path, encoding=NAME)) / encode(text, add_special_tokens=False) (from_file)",
-    ("tokie", "encode"): "Tokenizer.encode(text, add_special_tokens=False) (from_json(path))",
+    ("tokie", "encode"): "Tokenizer.encode(text, add_special_tokens=False) (from_json(path); for cl100k/o200k a tokenizer.json made from the ranks by bench/tiktoken_tokenizer_json.py)",
     ("tokie", "count"): "Tokenizer.count_tokens(text)",
     ("tokenizers", "encode"): "Tokenizer.encode(text, add_special_tokens=False) (no_padding, no_truncation)",
     ("sentencepiece", "encode"): "SentencePieceProcessor.encode(text)",
@@ -94,8 +95,11 @@ def load(peer: str, mode: str, spec: str):
     if peer == "tokie":
         import tokie
 
-        if openai:
-            raise ValueError("tokie reads tokenizer.json and .tkz files only, not .tiktoken ranks")
+        if openai:  # tokie reads tokenizer.json (and its own .tkz), not .tiktoken ranks: convert them once
+            import tiktoken_tokenizer_json
+
+            cache = Path(os.environ.get("CONTEXTKIT_CACHE") or Path.home() / ".cache" / "contextkit")
+            spec = str(tiktoken_tokenizer_json.ensure(spec, cache / "bench" / "tokenizer-json" / f"{spec}.tokenizer.json"))
         tokenizer = tokie.Tokenizer.from_json(spec)
         tokenizer.no_padding()
         tokenizer.no_truncation()
