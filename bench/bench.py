@@ -276,14 +276,14 @@ def group_peers(runner: Runner, report: Report, paths: dict) -> None:
 
 
 def open_model_files(cache: Path) -> list[tuple[str, str, str]]:
-    """(label, ContextKit's file, the tokenizer.json the peers read): each GGUF with its converted tokenizer.json, and Qwen3's own."""
+    """(label, ContextKit's first file, the tokenizer.json the peers read): each GGUF with the tokenizer.json
+    made from it (ContextKit reads both), and Qwen3's own tokenizer.json (qwen2's family)."""
     out = []
     for model in OPEN_MODELS:
         gguf = GGUF / f"ggml-vocab-{model}.gguf"
         converted = gguf_tokenizer_json.ensure(gguf, cache / "tokenizer-json" / f"{model}.tokenizer.json")
-        out.append((f"{model} GGUF", str(gguf), str(converted)))
-        out.append((f"{model} tokenizer.json (from the GGUF)", str(converted), str(converted)))
-    out.append(("Qwen3 tokenizer.json", str(HF / "qwen3.tokenizer.json"), str(HF / "qwen3.tokenizer.json")))
+        out.append((model, str(gguf), str(converted)))
+    out.append(("Qwen3", str(HF / "qwen3.tokenizer.json"), str(HF / "qwen3.tokenizer.json")))
     return out
 
 
@@ -293,13 +293,17 @@ def group_openmodels(runner: Runner, report: Report, paths: dict, cache: Path) -
     for label, mine, theirs in open_model_files(cache):
         contenders = [("gigatoken", "encode", theirs), ("fastokens", "encode", theirs), ("tokie", "count", theirs), ("tokie", "encode", theirs),
                       ("tokenizers", "encode", theirs), ("contextkit", "count", mine), ("contextkit", "encode", mine)]
-        count, encode = contenders[-2], contenders[-1]
+        if mine != theirs:
+            contenders += [("contextkit", "count", theirs), ("contextkit", "encode", theirs)]
+        count, encode = contenders[5], contenders[6]
         for corpus in REAL:
             row = f"{label}, {CORPUS_NAMES[corpus]}"
             print(f"openmodels {row} ...", flush=True)
             first, warm, table = side_by_side(runner, report, row, paths[corpus], contenders, count, encode)
             rows += table
-            gigatoken_targets(report, row, first, warm, count, encode, contenders[0])
+            for at in range(5, len(contenders), 2):
+                kind = "GGUF" if contenders[at][2].endswith(".gguf") else "tokenizer.json"
+                gigatoken_targets(report, f"{label} {kind}, {CORPUS_NAMES[corpus]}", first, warm, contenders[at], contenders[at + 1], contenders[0])
     report.sections.append(("Open models (GGUF and tokenizer.json, no BOS) against gigatoken, fastokens, tokie and tokenizers", rows))
 
 
