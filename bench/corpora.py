@@ -319,7 +319,7 @@ def real_code(size: int) -> tuple[str, list[dict]]:
 
 
 REAL_MAKERS = {"real-en": real_english, "real-cjk": real_cjk, "real-code": real_code}
-REAL_NAMES = {"real-en": "Debian English docs", "real-cjk": "Debian zh/ja man pages", "real-code": "Debian source code"}
+REAL_NAMES = {"real-en": "Debian English docs", "real-cjk": "Debian zh/ja man pages", "real-code": "Python stdlib and /usr/include code"}
 
 
 def make_real(cache: Path) -> tuple[dict[str, Path], dict[str, dict]]:
