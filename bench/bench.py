@@ -1,14 +1,24 @@
-"""Benchmarks ContextKit's tokenizer against tiktoken and bpe-openai, side by side.
+"""Benchmarks ContextKit's tokenizer against the fastest tokenizers there are, side by side.
 
 Run through bench/run, which builds the release binaries and the Python peers
 first. Every measurement alternates the implementations round by round on the
-same bytes; the first round is a warm-up and is dropped, the median of the
-rest is reported. tiktoken and bpe-openai run in this process (their Rust
-cores called directly), ContextKit in `tokbench`, which times the call itself
-after an in-process warm-up. Each call is timed twice: wall clock, and the
-calling thread's CPU time, which other processes on a shared machine disturb
-far less; targets are judged on CPU time (the code's own speed) and the wall
-figures are shown beside them. Writes reports/bench.md and prints the same.
+same bytes. Each implementation is measured in two cache states:
+
+- first pass: a fresh process per round loads the tokenizer and times exactly
+  one call on the text (ContextKit: `tokbench SPEC MODE 1 FILE`, whose line
+  says `"first": true`; a peer: `bench/peers.py PEER MODE SPEC FILE`);
+- warm: the same text again in the same process (gigatoken keeps a piece cache
+  across calls): a warm-up round is dropped and the median of the rest reported.
+
+Python peers run in this process (their Rust cores called directly),
+ContextKit in `tokbench`. Everything single-threaded runs pinned to one CPU.
+Each call is timed twice: wall clock, and CPU time (the whole process's for a
+peer, the thread's in tokbench), which other processes on a shared machine
+disturb far less; targets are judged on CPU time and the wall figures are shown
+beside them. Whole-process rows (start-up, multi-core, folders) are wall clock.
+A peer whose count differs from ContextKit's on an input is reported as
+disagreeing there, not timed. Writes reports/bench.md and prints the same;
+`--only GROUP,...` runs some groups and prints their rows and targets only.
 """
 
 from __future__ import annotations
@@ -29,172 +39,194 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "scripts"))
 
+import peers  # noqa: E402  (sets RAYON_NUM_THREADS=1 before any peer loads)
 import corpora  # noqa: E402
+import gguf_tokenizer_json  # noqa: E402
 
 MB = 1_000_000
+MIB = 1 << 20
 ENCODINGS = ("cl100k_base", "o200k_base")
-CORPORA = ("en", "cjk", "code")
-CORPUS_NAMES = {"en": "English prose", "cjk": "CJK text", "code": "source code"}
+MARKOV = ("en", "cjk", "code")
+REAL = tuple(corpora.REAL_SIZES)
+CORPUS_NAMES = {"en": "English prose (Markov)", "cjk": "CJK text (Markov)", "code": "source code", "en-2m": "English prose (Markov), 2 MB",
+                **corpora.REAL_NAMES}
+GROUPS = ("peers", "openmodels", "adversarial", "process", "formats", "tekken")
+GGUF = REPO.parent / "shared" / "data" / "gguf"
+HF = REPO.parent / "shared" / "data" / "hf"
+OPEN_MODELS = ("llama-bpe", "qwen2")
+# Peers far slower than the rest keep no cache across calls: they get fewer
+# measured rounds and no warm-up round (their figure is context, not a target).
+SLOW = {"tokenizers": 1, "sentencepiece": 3, "mistral-common": 3}
+# tiktoken and bpe-openai keep no cache either: one first-pass process each, three warm rounds.
+CACHELESS_FIRST = {"tiktoken": 1, "bpe": 1}
+CACHELESS_WARM = {"tiktoken": 3, "bpe": 3}
+ALL_CPUS = os.sched_getaffinity(0)
+# The libraries that define the answer: ContextKit must agree with these. The
+# other peers are timed only where they agree with ContextKit.
+REFERENCES = ("tiktoken", "bpe", "tokenizers", "sentencepiece", "mistral-common")
 
 
-class Peers:
-    """tiktoken and bpe-openai, loaded once per encoding."""
-
-    def __init__(self) -> None:
-        import tiktoken
-        import tiktoken_encodings
-        from bpe_openai import _bindings as bpe
-
-        import bpe_openai
-
-        self.tiktoken_version = tiktoken.__version__
-        self.bpe_version = bpe_openai.__version__
-        self._tiktoken = {name: tiktoken_encodings.load(name) for name in ENCODINGS}
-        self._bpe = {name: bpe.tokenizer_for_encoding(name) for name in ENCODINGS}
-        self._huggingface: dict = {}
-
-    def huggingface(self, path: str):
-        """Hugging Face `tokenizers` for a tokenizer.json, padding and truncation off, loaded once."""
-        if path not in self._huggingface:
-            from tokenizers import Tokenizer
-
-            tokenizer = Tokenizer.from_file(path)
-            tokenizer.no_padding()
-            tokenizer.no_truncation()
-            self._huggingface[path] = tokenizer
-        return self._huggingface[path]
-        self._sentencepiece: dict = {}
-
-    def sentencepiece(self, model: str):
-        """A SentencePieceProcessor for a .model file, loaded once."""
-        if model not in self._sentencepiece:
-            import sentencepiece
-            self.sentencepiece_version = sentencepiece.__version__
-            self._sentencepiece[model] = sentencepiece.SentencePieceProcessor(model_file=model)
-        return self._sentencepiece[model]
-
-    def run(self, peer: str, mode: str, encoding: str, text: str) -> tuple[float, float, int]:
-        """Wall seconds, CPU seconds and tokens of one call."""
-        if peer == "tokenizers":
-            tokenizer = self.huggingface(encoding)
-            call = lambda t: tokenizer.encode(t, add_special_tokens=False).ids  # noqa: E731
-        elif peer == "tiktoken":
-            call = self._tiktoken[encoding].encode_ordinary
-        elif peer == "sentencepiece":
-            call = self.sentencepiece(encoding).encode
-        else:
-            tokenizer = self._bpe[encoding]
-            call = tokenizer.count if mode == "count" else tokenizer.encode
-        start, cpu_start = time.perf_counter(), time.thread_time()
-        result = call(text)
-        wall, cpu = time.perf_counter() - start, time.thread_time() - cpu_start
-        return wall, cpu, result if isinstance(result, int) else len(result)
-
-
-class TekkenPeer:
-    """mistral-common's Tekkenizer on the tekken file it ships, for the tekken rows."""
-
-    def __init__(self) -> None:
-        import mistral_common
-        from mistral_common.tokens.tokenizers.tekken import Tekkenizer
-
-        self.version = mistral_common.__version__
-        self.path = Path(mistral_common.__file__).parent / "data" / "tekken_240911.json"
-        self._tekken = Tekkenizer.from_file(self.path)
-
-    def run(self, peer: str, mode: str, encoding: str, text: str) -> tuple[float, float, int]:
-        """Wall seconds, CPU seconds and tokens of one `encode(text, bos=False, eos=False)`."""
-        start, cpu_start = time.perf_counter(), time.thread_time()
-        ids = self._tekken.encode(text, bos=False, eos=False)
-        return time.perf_counter() - start, time.thread_time() - cpu_start, len(ids)
-
-
-def tekken_rows(runner: "Runner", peer: TekkenPeer, paths: dict, targets: list, check_counts) -> list[str]:
-    """ContextKit reading the same tekken file against mistral-common, on the three corpora."""
-    lines = ["| corpus | implementation | MB/s CPU | MB/s wall | ContextKit count / this, CPU (wall) |", "|---|---|---:|---:|---:|"]
-    contenders = [("mistral-common", "encode"), ("contextkit", "count"), ("contextkit", "encode")]
-    names = {("mistral-common", "encode"): f"mistral-common {peer.version} Tekkenizer.encode",
-             ("contextkit", "count"): "**ContextKit count**", ("contextkit", "encode"): "**ContextKit encode**"}
-    for corpus in CORPORA:
-        print(f"tekken {corpus} ...", flush=True)
-        results = runner.measure(str(peer.path), paths[corpus], contenders)
-        check_counts(f"tekken {corpus}", results)
-        mine, theirs = results[("contextkit", "count")], results[("mistral-common", "encode")]
-        for c in contenders:
-            r = results[c]
-            ratio = "" if c[0] == "contextkit" else f"{mbps(mine) / mbps(r):.2f}× ({mbps(mine, 'seconds') / mbps(r, 'seconds'):.2f}×)"
-            lines.append(f"| {CORPUS_NAMES[corpus]} | {names[c]} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | {ratio} |")
-        r = mbps(mine) / mbps(theirs)
-        targets.append((f"tekken, {CORPUS_NAMES[corpus]}: count ≥ mistral-common", f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(theirs):.1f} MB/s CPU)", r >= 1))
-    return lines
+def name_of(who: str, mode: str, spec: str, versions: dict) -> str:
+    if who == "contextkit":
+        kind = " (GGUF)" if spec.endswith(".gguf") else " (tokenizer.json)" if spec.endswith("tokenizer.json") else ""
+        return f"**ContextKit {mode}**{kind}"
+    return f"{'bpe-openai' if who == 'bpe' else who} {versions.get(who, '')} {mode}".replace("  ", " ")
 
 
 class Runner:
-    def __init__(self, bin_dir: Path, rounds: int, peers: Peers) -> None:
+    """Runs one contender (who, mode, spec) on a file, in either cache state."""
+
+    def __init__(self, bin_dir: Path, rounds: int, first_rounds: int) -> None:
         self.tokbench = bin_dir / "tokbench"
         self.tokcount = bin_dir / "tokcount"
         self.rounds = rounds
-        self.peers = peers
+        self.first_rounds = first_rounds
+        self.loaded: dict = {}
+        self.versions: dict = {}
 
-    def contextkit(self, mode: str, encoding: str, path: Path, inner: int = 1) -> tuple[float, float, int]:
-        """Fastest wall and CPU seconds of `inner` calls after a warm-up call, and the tokens."""
-        out = subprocess.run([str(self.tokbench), encoding, mode, str(1 + inner), str(path)], check=True, capture_output=True, text=True).stdout
-        runs = [json.loads(line) for line in out.strip().splitlines()[1:]]
-        return min(r["seconds"] for r in runs), min(r["cpuSeconds"] for r in runs), runs[-1]["tokens"]
+    def peer(self, who: str, mode: str, spec: str):
+        key = (who, mode, spec)
+        if key not in self.loaded:
+            try:
+                self.loaded[key] = peers.load(who, mode, spec)
+            except BaseException as error:  # a Rust panic arrives as BaseException
+                if isinstance(error, KeyboardInterrupt):
+                    raise
+                self.loaded[key] = error
+            if not isinstance(self.loaded[key], BaseException):
+                self.versions[who] = self.loaded[key][1]
+        if isinstance(self.loaded[key], BaseException):
+            raise self.loaded[key]
+        return self.loaded[key][0]
 
-    def measure(self, encoding: str, path: Path, contenders: list[tuple[str, str]], inner: int = 1) -> dict[tuple[str, str], dict]:
-        """Median seconds (wall and CPU) and the token counts seen, per (implementation, mode).
+    def tokbench_runs(self, mode: str, spec: str, path: Path, repeats: int) -> list[dict]:
+        out = subprocess.run([str(self.tokbench), spec, mode, str(repeats), str(path)], check=True, capture_output=True, text=True).stdout
+        return [json.loads(line) for line in out.strip().splitlines()]
 
-        Rounds alternate the implementations; within a round each runs `inner`
-        times and its fastest run counts (for short inputs, where one
-        preemption would dominate). A peer that fails on an input (tiktoken's
-        regex overflows its stack on some adversarial inputs) is dropped from
-        the later rounds and reported with its error instead of a time.
+    def warm(self, who: str, mode: str, spec: str, path: Path, text: str, inner: int) -> tuple[float, float, int]:
+        """Fastest of `inner` calls after the process has seen the text once."""
+        if who == "contextkit":
+            runs = [r for r in self.tokbench_runs(mode, spec, path, 1 + inner) if not r["first"]]
+            return min(r["seconds"] for r in runs), min(r["cpuSeconds"] for r in runs), runs[-1]["tokens"]
+        call = self.peer(who, mode, spec)
+        runs = [peers.timed(call, text) for _ in range(inner)]
+        return min(r[0] for r in runs), min(r[1] for r in runs), runs[-1][2]
+
+    def first(self, who: str, mode: str, spec: str, path: Path) -> tuple[float, float, int]:
+        """One call in a fresh process that has just loaded the tokenizer."""
+        if who == "contextkit":
+            (run,) = self.tokbench_runs(mode, spec, path, 1)
+            assert run["first"], "tokbench's only call must be its first"
+        else:
+            proc = subprocess.run([sys.executable, str(HERE / "peers.py"), who, mode, spec, str(path)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise RuntimeError((proc.stderr.strip().splitlines() or ["exited with status %d" % proc.returncode])[-1])
+            run = json.loads(proc.stdout.strip().splitlines()[-1])
+        return run["seconds"], run["cpuSeconds"], run["tokens"]
+
+    def measure(self, path: Path, contenders: list[tuple[str, str, str]], state: str = "warm", inner: int = 1, caps: dict | None = None) -> dict:
+        """Median seconds (wall and CPU) and the token counts seen, per contender.
+
+        Rounds alternate the contenders. Warm: the first round is a warm-up
+        and dropped; within a round each runs `inner` times and its fastest
+        run counts (for short inputs, where one preemption would dominate).
+        First: every round is a fresh process. A peer that fails to load or
+        on an input (tiktoken's regex overflows its stack on some adversarial
+        inputs) is dropped from the later rounds and reported with its error.
+        `caps` (and SLOW) limit some peers' measured rounds.
         """
-        text = path.read_text(encoding="utf-8")
+        caps = {**SLOW, **(caps or {})}
+        if state == "first":
+            caps = {**caps, **CACHELESS_FIRST}
+        text = path.read_text(encoding="utf-8") if state == "warm" else ""
+        rounds = self.rounds + 1 if state == "warm" else self.first_rounds
         times: dict = {c: [] for c in contenders}
         cpu_times: dict = {c: [] for c in contenders}
         counts: dict = {c: set() for c in contenders}
         errors: dict = {}
-        for r in range(self.rounds + 1):
+        for r in range(rounds):
             order = contenders[r % len(contenders):] + contenders[: r % len(contenders)]
-            for who, mode in order:
-                if (who, mode) in errors:
+            for c in order:
+                who, mode, spec = c
+                if c in errors or (who in caps and r > caps[who] - (state == "first")) or (who in SLOW and r == 0 and state == "warm"):
                     continue
                 try:
-                    if who == "contextkit":
-                        seconds, cpu, n = self.contextkit(mode, encoding, path, inner)
-                    else:
-                        runs = [self.peers.run(who, mode, encoding, text) for _ in range(inner)]
-                        seconds, cpu, n = min(r[0] for r in runs), min(r[1] for r in runs), runs[-1][2]
-                except BaseException as error:  # a Rust panic arrives as BaseException
+                    seconds, cpu, n = self.warm(who, mode, spec, path, text, inner) if state == "warm" else self.first(who, mode, spec, path)
+                except BaseException as error:
                     if who == "contextkit" or isinstance(error, KeyboardInterrupt):
                         raise
-                    errors[(who, mode)] = f"failed: {type(error).__name__}: {str(error).splitlines()[0][:80] if str(error) else ''}"
+                    errors[c] = f"n/a: {type(error).__name__}: {str(error).splitlines()[0][:90] if str(error) else ''}"
                     continue
-                counts[(who, mode)].add(n)
-                if r > 0:
-                    times[(who, mode)].append(seconds)
-                    cpu_times[(who, mode)].append(cpu)
+                counts[c].add(n)
+                if r > 0 or state == "first" or who in SLOW:
+                    times[c].append(seconds)
+                    cpu_times[c].append(cpu)
         size = path.stat().st_size
         return {c: {"error": errors[c]} if c in errors else
                 {"seconds": statistics.median(times[c]), "cpu": statistics.median(cpu_times[c]), "tokens": counts[c], "bytes": size}
                 for c in contenders}
 
-    def process(self, args: list[str], env: dict | None = None) -> tuple[float, int, str]:
+    def process(self, args: list[str], env: dict | None = None, cpus: set | None = None) -> tuple[float, int, str]:
         """Wall time, peak RSS (KB) and stdout of one process run.
 
         The peak comes from GNU time, which starts the process from a small
         parent: a child forked straight from this Python process would count
-        this process's own memory in its peak.
+        this process's own memory in its peak. `cpus` widens the CPUs the
+        process may use (this one is pinned to one).
         """
         with tempfile.NamedTemporaryFile("r") as rss:
             start = time.perf_counter()
-            proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+            proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                                  preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
             wall = time.perf_counter() - start
             if proc.returncode != 0:
-                raise RuntimeError(f"{args[0]} exited with status {proc.returncode}")
+                raise RuntimeError(f"{' '.join(args[:3])} exited with status {proc.returncode}: {proc.stderr.decode(errors='replace').strip()[:200]}")
             return wall, int(rss.read().split()[-1]), proc.stdout.decode()
+
+
+class Report:
+    """Tables, targets and disagreements collected by the groups."""
+
+    def __init__(self) -> None:
+        self.sections: list[tuple[str, list[str]]] = []
+        self.targets: list[tuple[str, str, bool]] = []
+        self.disagreements: dict[str, None] = {}  # ContextKit against a reference library: a target fails
+        self.peer_disagreements: dict[str, None] = {}  # a peer that is not the reference: listed, not timed
+
+    def agree(self, label: str, results: dict, reference: tuple) -> None:
+        """Marks every contender whose count differs from the reference's as disagreeing (so it is not timed)."""
+        if "error" in results[reference]:
+            return
+        want = results[reference]["tokens"]
+        if len(want) != 1:
+            self.disagreements[f"{label}: ContextKit's own counts vary {sorted(want)}"] = None
+        for c, r in results.items():
+            if "error" not in r and r["tokens"] != want:
+                got = sorted(r["tokens"])
+                where = self.disagreements if c[0] in REFERENCES else self.peer_disagreements
+                where[f"{label}: {c[0]} {c[1]} {', '.join(map(str, got))} tokens, ContextKit {', '.join(map(str, sorted(want)))}"] = None
+                r.clear()
+                r["error"] = f"disagrees: {', '.join(map(str, got))} tokens vs ContextKit's {', '.join(map(str, sorted(want)))}"
+
+    def ratio_target(self, label: str, mine: dict, peer: dict, need: float) -> None:
+        if "error" in peer:
+            self.targets.append((label, f"peer {peer['error']}", False))
+            return
+        r = mbps(mine) / mbps(peer)
+        wall = mbps(mine, "seconds") / mbps(peer, "seconds")
+        self.targets.append((label, f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(peer):.1f} MB/s CPU; wall clock {wall:.2f}×)", r >= need))
+
+
+def mbps(r: dict, clock: str = "cpu") -> float:
+    return r["bytes"] / r[clock] / MB
+
+
+def cell(r: dict) -> str:
+    return r["error"] if "error" in r else f"{mbps(r):.1f} ({mbps(r, 'seconds'):.1f})"
+
+
+def ratio(a: dict, b: dict) -> str:
+    return "" if "error" in a or "error" in b else f"{mbps(a) / mbps(b):.2f}×"
 
 
 def load_average() -> str:
@@ -205,289 +237,380 @@ def tokcount_tokens(out: str) -> int:
     return json.loads(out)["total"]["tokens"]
 
 
-def mbps(r: dict, clock: str = "cpu") -> float:
-    return r["bytes"] / r[clock] / MB
+def side_by_side(runner: Runner, report: Report, label: str, path: Path, contenders: list, reference: tuple, encode_reference: tuple) -> tuple[dict, dict, list[str]]:
+    """First-pass and warm results for the contenders on one file, and their table rows."""
+    first_contenders = [c for c in contenders if c[0] not in SLOW]
+    first = runner.measure(path, first_contenders, "first")
+    warm = runner.measure(path, contenders, "warm", caps=CACHELESS_WARM)
+    report.agree(label, first, reference)
+    report.agree(label, warm, reference)
+    rows = []
+    for c in contenders:
+        f = first.get(c, {"error": "(not run: no cache, first ≈ warm)"})
+        w = warm[c]
+        mine = c[0] == "contextkit"
+        rows.append(f"| {label} | {name_of(*c, runner.versions)} | {cell(f)} | {cell(w)} | "
+                    f"{'' if mine else ratio(first[reference], f) if c in first else ''} / {'' if mine else ratio(warm[reference], w)} | "
+                    f"{'' if mine else ratio(first[encode_reference], f) if c in first else ''} / {'' if mine else ratio(warm[encode_reference], w)} |")
+    return first, warm, rows
 
 
-def tps(r: dict) -> float:
-    return next(iter(r["tokens"])) / r["cpu"]
+SIDE_HEADER = ["| input | implementation | first pass MB/s CPU (wall) | warm MB/s CPU (wall) | ContextKit count / this: first / warm | ContextKit encode / this: first / warm |",
+               "|---|---|---:|---:|---:|---:|"]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--bin", type=Path, required=True, help="folder with the release tokbench and tokcount")
-    parser.add_argument("--cache", type=Path, required=True, help="folder for the generated corpora")
-    parser.add_argument("--rounds", type=int, default=5, help="measured rounds after the warm-up (at least 5)")
-    parser.add_argument("--report", type=Path, default=REPO / "reports" / "bench.md")
-    parser.add_argument("--only", choices=["tekken"], help="run only these rows and print them (the report is not written)")
-    args = parser.parse_args()
-    rounds = max(5, args.rounds)
-    if args.only == "tekken":
-        print(f"load average before: {load_average()}", flush=True)
-        paths = corpora.make(args.cache)
-        targets: list = []
-        disagreements: list[str] = []
+def gigatoken_targets(report: Report, label: str, first: dict, warm: dict, count: tuple, encode: tuple, giga: tuple) -> None:
+    for state, results in (("first pass", first), ("warm", warm)):
+        report.ratio_target(f"{label}, {state}: count ≥ 1.2× gigatoken", results[count], results[giga], 1.2)
+        report.ratio_target(f"{label}, {state}: encode ≥ 1.0× gigatoken", results[encode], results[giga], 1.0)
 
-        def check_only(label: str, results: dict) -> None:
-            seen = set().union(*(r["tokens"] for r in results.values()))
-            if len(seen) != 1:
-                disagreements.append(f"{label}: " + ", ".join(f"{w} {m} {sorted(r['tokens'])}" for (w, m), r in results.items()))
 
-        peer = TekkenPeer()
-        table = tekken_rows(Runner(args.bin, rounds, peer), peer, paths, targets, check_only)
-        print("\n".join(table))
-        for t, m, ok in targets:
-            print(f"{t}: {m} {'met' if ok else 'SHORTFALL'}")
-        print(f"counts: {'all agree' if not disagreements else '; '.join(disagreements)}; load average after: {load_average()}")
-        return 0 if not disagreements else 1
-
-    load_before = load_average()
-    print(f"load average before: {load_before}", flush=True)
-    paths = corpora.make(args.cache)
-    peers = Peers()
-    runner = Runner(args.bin, rounds, peers)
-    targets: list[tuple[str, str, bool]] = []
-    disagreements: list[str] = []
-
-    def check_counts(label: str, results: dict) -> None:
-        ran = {c: r for c, r in results.items() if "error" not in r}
-        seen = set().union(*(r["tokens"] for r in ran.values()))
-        if len(seen) != 1:
-            disagreements.append(f"{label}: " + ", ".join(f"{w} {m} {sorted(r['tokens'])}" for (w, m), r in ran.items()))
-
-    def ratio(a: dict, b: dict) -> str:
-        return f"{mbps(a) / mbps(b):.2f}× ({mbps(a, 'seconds') / mbps(b, 'seconds'):.2f}×)" if "error" not in b else ""
-
-    # Throughput on the three corpora.
-    lines = ["| encoding | corpus | implementation | MB/s CPU | MB/s wall | Mtokens/s CPU | ContextKit count / this, CPU (wall) | ContextKit encode / this, CPU (wall) |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
-    throughput_contenders = [("tiktoken", "encode"), ("bpe", "count"), ("bpe", "encode"), ("contextkit", "count"), ("contextkit", "encode")]
-    names = {("tiktoken", "encode"): f"tiktoken {peers.tiktoken_version} encode_ordinary",
-             ("bpe", "count"): f"bpe-openai {peers.bpe_version} count",
-             ("bpe", "encode"): f"bpe-openai {peers.bpe_version} encode",
-             ("contextkit", "count"): "**ContextKit count**", ("contextkit", "encode"): "**ContextKit encode**"}
+def group_peers(runner: Runner, report: Report, paths: dict) -> None:
+    """The OpenAI encodings on the Markov and the real corpora, every peer side by side."""
+    rows = list(SIDE_HEADER)
     for encoding in ENCODINGS:
-        for corpus in CORPORA:
-            print(f"throughput {encoding} {corpus} ...", flush=True)
-            results = runner.measure(encoding, paths[corpus], throughput_contenders)
-            check_counts(f"{encoding} {corpus}", results)
-            ck_count, ck_encode = results[("contextkit", "count")], results[("contextkit", "encode")]
-            for c in throughput_contenders:
-                r = results[c]
-                if "error" in r:
-                    lines.append(f"| {encoding} | {CORPUS_NAMES[corpus]} | {names[c]} | {r['error']} | | | | |")
-                    continue
-                mine = c[0] == "contextkit"
-                lines.append(f"| {encoding} | {CORPUS_NAMES[corpus]} | {names[c]} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | {tps(r) / 1e6:.2f} | "
-                             f"{'' if mine else ratio(ck_count, r)} | {'' if mine else ratio(ck_encode, r)} |")
+        contenders = [("tiktoken", "encode", encoding), ("bpe", "count", encoding), ("bpe", "encode", encoding),
+                      ("gigatoken", "encode", encoding), ("fastokens", "encode", encoding), ("tokie", "encode", encoding),
+                      ("contextkit", "count", encoding), ("contextkit", "encode", encoding)]
+        count, encode = contenders[-2], contenders[-1]
+        for corpus in MARKOV + REAL:
+            label = f"{encoding}, {CORPUS_NAMES[corpus]}"
+            print(f"peers {label} ...", flush=True)
+            first, warm, table = side_by_side(runner, report, label, paths[corpus], contenders, count, encode)
+            rows += table
+            gigatoken_targets(report, label, first, warm, count, encode, contenders[3])
+            if corpus in MARKOV:
+                need = 2.0 if corpus == "en" else 1.5
+                report.ratio_target(f"{label}, warm: count ≥ {need}× bpe-openai count", warm[count], warm[contenders[1]], need)
+                if corpus == "en":
+                    report.ratio_target(f"{label}, warm: count ≥ 5× tiktoken", warm[count], warm[contenders[0]], 5)
+                report.ratio_target(f"{label}, warm: encode ≥ bpe-openai encode", warm[encode], warm[contenders[2]], 1)
+    report.sections.append(("OpenAI encodings: every peer, first pass and warm", rows))
 
-            def target(label: str, mine: dict, peer: dict, need: float) -> None:
-                if "error" in peer:
-                    targets.append((label, f"peer {peer['error']}", False))
-                    return
-                r = mbps(mine) / mbps(peer)
-                wall = mbps(mine, "seconds") / mbps(peer, "seconds")
-                targets.append((label, f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(peer):.1f} MB/s CPU; wall clock {wall:.2f}×)", r >= need))
 
-            need = 2.0 if corpus == "en" else 1.5
-            target(f"{encoding}, {CORPUS_NAMES[corpus]}: count ≥ {need}× bpe-openai count", ck_count, results[("bpe", "count")], need)
-            if corpus == "en":
-                target(f"{encoding}, {CORPUS_NAMES[corpus]}: count ≥ 5× tiktoken", ck_count, results[("tiktoken", "encode")], 5)
-            target(f"{encoding}, {CORPUS_NAMES[corpus]}: encode ≥ bpe-openai encode", ck_encode, results[("bpe", "encode")], 1)
-    throughput_table = lines
+def open_model_files(cache: Path) -> list[tuple[str, str, str]]:
+    """(label, ContextKit's first file, the tokenizer.json the peers read): each GGUF with the tokenizer.json
+    made from it (ContextKit reads both), and Qwen3's own tokenizer.json (qwen2's family)."""
+    out = []
+    for model in OPEN_MODELS:
+        gguf = GGUF / f"ggml-vocab-{model}.gguf"
+        converted = gguf_tokenizer_json.ensure(gguf, cache / "tokenizer-json" / f"{model}.tokenizer.json")
+        out.append((model, str(gguf), str(converted)))
+    out.append(("Qwen3", str(HF / "qwen3.tokenizer.json"), str(HF / "qwen3.tokenizer.json")))
+    return out
 
-    # Model-file formats against their own reference library, same bytes, same run.
-    import tokenizers as hf_tokenizers
 
-    lines = ["| format | corpus | implementation | MB/s CPU | MB/s wall | ContextKit / this, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
-    formats = [("WordPiece tokenizer.json (all-MiniLM-L6-v2)", REPO / "Tests/Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json",
-                ("tokenizers", "encode"), f"tokenizers {hf_tokenizers.__version__} encode")]
-    for label, file, peer, peer_name in formats:
-        contenders = [peer, ("contextkit", "count"), ("contextkit", "encode")]
-        for corpus in CORPORA:
-            print(f"format {label} {corpus} ...", flush=True)
-            results = runner.measure(str(file), paths[corpus], contenders)
-            check_counts(f"{label} {corpus}", results)
-            for c in contenders:
-                r = results[c]
-                if "error" in r:
-                    lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {peer_name} | {r['error']} | | |")
-                    continue
-                name = peer_name if c == peer else f"**ContextKit {c[1]}**"
-                lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {name} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | "
-                             f"{ratio(r, results[peer]) if c != peer else ''} |")
-            if "error" not in results[peer]:
-                mine = results[("contextkit", "count")]
-                r = mbps(mine) / mbps(results[peer])
-                targets.append((f"{label}, {CORPUS_NAMES[corpus]}: count ≥ {peer_name}", f"{r:.2f}× ({mbps(mine):.1f} vs {mbps(results[peer]):.1f} MB/s CPU)", r >= 1))
-    formats_table = lines
+def group_openmodels(runner: Runner, report: Report, paths: dict, cache: Path) -> None:
+    """llama-bpe (Llama 3) and qwen2 through GGUF and tokenizer.json, Qwen3's tokenizer.json, on the real corpora."""
+    rows = list(SIDE_HEADER)
+    for label, mine, theirs in open_model_files(cache):
+        contenders = [("gigatoken", "encode", theirs), ("fastokens", "encode", theirs), ("tokie", "encode", theirs),
+                      ("tokenizers", "encode", theirs), ("contextkit", "count", mine), ("contextkit", "encode", mine)]
+        if mine != theirs:
+            contenders += [("contextkit", "count", theirs), ("contextkit", "encode", theirs)]
+        count, encode = contenders[4], contenders[5]
+        # Qwen3 shares qwen2's pre-tokenizer: English alone, to keep the run short.
+        for corpus in REAL if mine != theirs else REAL[:1]:
+            row = f"{label}, {CORPUS_NAMES[corpus]}"
+            print(f"openmodels {row} ...", flush=True)
+            first, warm, table = side_by_side(runner, report, row, paths[corpus], contenders, count, encode)
+            rows += table
+            for at in range(4, len(contenders), 2):
+                kind = "GGUF" if contenders[at][2].endswith(".gguf") else "tokenizer.json"
+                gigatoken_targets(report, f"{label} {kind}, {CORPUS_NAMES[corpus]}", first, warm, contenders[at], contenders[at + 1], contenders[0])
+    report.sections.append(("Open models (GGUF and tokenizer.json, no BOS) against gigatoken, fastokens, tokie and tokenizers", rows))
 
-    # SentencePiece .model files against sentencepiece's encode (default options).
-    lines = ["| model | corpus | implementation | MB/s CPU | MB/s wall | ContextKit / this, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
-    spm_fixtures = REPO / "Tests/Fixtures/sentencepiece"
-    import mistral_common
-    spm_models = [("SentencePiece BPE, byte fallback (mistral-common tokenizer.model.v1)", Path(mistral_common.__file__).parent / "data/tokenizer.model.v1"),
-                  ("SentencePiece Unigram (sentencepiece's botchan_en_unigram_1000)", spm_fixtures / "botchan_en_unigram_1000.model"),
-                  ("SentencePiece Unigram (sentencepiece's kyoto_ja_unigram_8000)", spm_fixtures / "kyoto_ja_unigram_8000.model")]
-    spm_contenders = [("sentencepiece", "encode"), ("contextkit", "count"), ("contextkit", "encode")]
-    for label, model in spm_models:
-        for corpus in ("en", "cjk"):
-            print(f"sentencepiece {model.name} {corpus} ...", flush=True)
-            results = runner.measure(str(model), paths[corpus], spm_contenders)
-            check_counts(f"{model.name} {corpus}", results)
-            peer = results[("sentencepiece", "encode")]
-            for c in spm_contenders:
-                r = results[c]
-                if "error" in r:
-                    lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {c[0]} {c[1]} | {r['error']} | | |")
-                    continue
-                who = f"sentencepiece {peers.sentencepiece_version} encode" if c[0] == "sentencepiece" else f"**ContextKit {c[1]}**"
-                lines.append(f"| {label} | {CORPUS_NAMES[corpus]} | {who} | {mbps(r):.1f} | {mbps(r, 'seconds'):.1f} | {ratio(r, peer) if c[0] == 'contextkit' else ''} |")
-            ck = results[("contextkit", "count")]
-            if "error" not in peer:
-                targets.append((f"{model.name}, {CORPUS_NAMES[corpus]}: count ≥ sentencepiece encode", f"{mbps(ck) / mbps(peer):.2f}× ({mbps(ck):.1f} vs {mbps(peer):.1f} MB/s CPU)", mbps(ck) >= mbps(peer)))
-    sentencepiece_table = lines
 
-    # Adversarial inputs: does doubling the input at most double the time?
-    lines = ["| encoding | input | implementation | 1 MiB (ms CPU) | 2 MiB (ms CPU) | 2 MiB / 1 MiB, CPU (wall) |", "|---|---|---|---:|---:|---:|"]
-    adversarial_contenders = [("tiktoken", "encode"), ("bpe", "count"), ("contextkit", "count"), ("contextkit", "encode")]
+def group_adversarial(runner: Runner, report: Report, paths: dict) -> None:
+    """One letter, spaces and random base64 at 1, 2, 4 and 8 MiB: every doubling at most 2.1× the time."""
+    sizes = [s >> 20 for s in corpora.ADVERSARIAL_SIZES]
+    rows = ["| encoding | input | implementation | " + " | ".join(f"{s} MiB ms CPU" for s in sizes) + " | " +
+            " | ".join(f"{b}/{a} MiB CPU (wall)" for a, b in zip(sizes, sizes[1:])) + " |",
+            "|---|---|---|" + "---:|" * (2 * len(sizes) - 1)]
     for encoding in ENCODINGS:
+        contenders = [("tiktoken", "encode", encoding), ("bpe", "count", encoding), ("gigatoken", "encode", encoding),
+                      ("contextkit", "count", encoding), ("contextkit", "encode", encoding)]
         for kind in corpora.ADVERSARIAL_KINDS:
             print(f"adversarial {encoding} {kind} ...", flush=True)
-            small = runner.measure(encoding, paths[f"adv-{kind}-1m"], adversarial_contenders, inner=5)
-            large = runner.measure(encoding, paths[f"adv-{kind}-2m"], adversarial_contenders, inner=5)
-            check_counts(f"{encoding} {kind} 1 MiB", small)
-            check_counts(f"{encoding} {kind} 2 MiB", large)
-            for c in adversarial_contenders:
-                if "error" in small[c] or "error" in large[c]:
-                    lines.append(f"| {encoding} | {kind} | {names[c]} | {small[c].get('error', '')} | {large[c].get('error', '')} | |")
-                    continue
-                growth = large[c]["cpu"] / small[c]["cpu"]
-                wall = large[c]["seconds"] / small[c]["seconds"]
-                lines.append(f"| {encoding} | {kind} | {names[c]} | {small[c]['cpu'] * 1e3:.1f} | {large[c]['cpu'] * 1e3:.1f} | {growth:.2f}× ({wall:.2f}×) |")
+            results = {}
+            for size in sizes:
+                # tiktoken's time grows with the square of a piece's length: it stops at 2 MiB.
+                here = [c for c in contenders if c[0] != "tiktoken" or size <= 2]
+                results[size] = runner.measure(paths[f"adv-{kind}-{size}m"], here, inner=3 if size == 1 else 1,
+                                               caps={"tiktoken": 2, "bpe": 2, "gigatoken": 2})  # context: the targets are ContextKit's
+                report.agree(f"{encoding} {kind} {size} MiB", results[size], contenders[3])
+            for c in contenders:
+                got = [results[s].get(c, {"error": "not run"}) for s in sizes]
+                times = [g["error"] if "error" in g else f"{g['cpu'] * 1e3:.1f}" for g in got]
+                growth = []
+                for a, b in zip(got, got[1:]):
+                    if "error" in a or "error" in b:
+                        growth.append("")
+                        continue
+                    growth.append(f"{b['cpu'] / a['cpu']:.2f}× ({b['seconds'] / a['seconds']:.2f}×)")
+                rows.append(f"| {encoding} | {kind} | {name_of(*c, runner.versions)} | {' | '.join(times)} | {' | '.join(growth)} |")
                 if c[0] == "contextkit":
-                    targets.append((f"{encoding}, {kind}: {c[1]} linear (2 MiB ≤ 2.2× the time of 1 MiB)", f"{growth:.2f}× CPU (wall clock {wall:.2f}×)", growth <= 2.2))
-    adversarial_table = lines
+                    ratios = [b["cpu"] / a["cpu"] for a, b in zip(got, got[1:])]
+                    report.targets.append((f"{encoding}, {kind}: {c[1]} linear, every doubling 1→8 MiB ≤ 2.1× the time",
+                                           " → ".join(f"{x:.2f}×" for x in ratios) + " CPU", max(ratios) <= 2.1))
+    # Ten million distinct pieces: a piece cache only fills; memory stays bounded, time linear.
+    distinct_rows = ["| input | count s CPU | MB/s CPU | peak RSS (tokbench) | peak RSS − file size |", "|---|---:|---:|---:|---:|"]
+    if runner.tokbench.exists():
+        print("adversarial distinct pieces ...", flush=True)
+        seen = {}
+        for name in ("distinct-half", "distinct"):
+            path = paths[name]
+            cpus, rss = [], []
+            for _ in range(max(1, min(runner.rounds, 3))):
+                _, peak, stdout = runner.process([str(runner.tokbench), "cl100k_base", "count", "1", str(path)])
+                run = json.loads(stdout.strip().splitlines()[-1])
+                cpus.append(run["cpuSeconds"])
+                rss.append(peak)
+            size = path.stat().st_size
+            # tokbench holds the file twice (Data and [UInt8]): the rest is the tokenizer's own.
+            seen[name] = (statistics.median(cpus), max(rss) / 1024, size)
+            cpu, peak_mb, _ = seen[name]
+            pieces = corpora.DISTINCT_PIECES // (2 if name == "distinct-half" else 1)
+            distinct_rows.append(f"| {pieces:,} distinct words, {size / MB:.0f} MB, cl100k count | {cpu:.2f} | {size / cpu / MB:.1f} | {peak_mb:.0f} MB | {peak_mb - 2 * size / MIB:.0f} MB |")
+        (h_cpu, h_rss, h_size), (f_cpu, f_rss, f_size) = seen["distinct-half"], seen["distinct"]
+        report.targets.append(("10 million distinct pieces: time linear (full ≤ 2.1× half)", f"{f_cpu / h_cpu:.2f}× ({f_cpu:.2f} s vs {h_cpu:.2f} s CPU)", f_cpu / h_cpu <= 2.1))
+        growth = (f_rss - 2 * f_size / MIB) - (h_rss - 2 * h_size / MIB)
+        report.targets.append(("10 million distinct pieces: memory bounded (beyond the file, full ≤ half + 16 MB)",
+                               f"{f_rss - 2 * f_size / MIB:.0f} MB vs {h_rss - 2 * h_size / MIB:.0f} MB beyond the file", growth <= 16))
+    report.sections.append(("Adversarial inputs (warm; 1 MiB: fastest of 3 calls a round)", rows + ["", *distinct_rows]))
 
-    # Process start to exit on a 1 KB file, and peak memory.
-    print("start-up ...", flush=True)
-    small_file = str(paths["en-1k"])
-    lines = []
-    if runner.tokcount.exists():
-        command = [str(runner.tokcount), "-e", "cl100k_base", small_file]
+
+def group_formats(runner: Runner, report: Report, paths: dict) -> None:
+    """Issue 17's formats against their reference library: no new format slower than its reference."""
+    import mistral_common
+
+    spm = REPO / "Tests/Fixtures/sentencepiece"
+    data = Path(mistral_common.__file__).parent / "data"
+    formats = [
+        ("tekken (mistral-common tekken_240911.json)", data / "tekken_240911.json", "mistral-common"),
+        ("SentencePiece BPE, byte fallback (mistral-common tokenizer.model.v1)", data / "tokenizer.model.v1", "sentencepiece"),
+        ("SentencePiece BPE (sentencepiece's botchan_en_bpe_1000)", spm / "botchan_en_bpe_1000.model", "sentencepiece"),
+        ("SentencePiece Unigram (sentencepiece's botchan_en_unigram_1000)", spm / "botchan_en_unigram_1000.model", "sentencepiece"),
+        ("SentencePiece Unigram (sentencepiece's kyoto_ja_unigram_8000)", spm / "kyoto_ja_unigram_8000.model", "sentencepiece"),
+        ("tokenizer.json Unigram (botchan_en_unigram_1000)", spm / "botchan_en_unigram_1000.tokenizer.json", "tokenizers"),
+        ("tokenizer.json Unigram (kyoto_ja_unigram_8000)", spm / "kyoto_ja_unigram_8000.tokenizer.json", "tokenizers"),
+        ("tokenizer.json WordPiece (all-MiniLM-L6-v2)", REPO / "Tests/Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json", "tokenizers"),
+    ]
+    rows = ["| format | corpus | implementation | MB/s CPU (wall) | ContextKit / this, CPU |", "|---|---|---|---:|---:|"]
+    for label, file, reference in formats:
+        contenders = [(reference, "encode", str(file)), ("contextkit", "count", str(file)), ("contextkit", "encode", str(file))]
+        for corpus in ("en-2m", "cjk"):
+            print(f"formats {label} {corpus} ...", flush=True)
+            results = runner.measure(paths[corpus], contenders)
+            report.agree(f"{label} {corpus}", results, contenders[1])
+            peer = results[contenders[0]]
+            for c in contenders:
+                rows.append(f"| {label} | {CORPUS_NAMES[corpus]} | {name_of(*c, runner.versions)} | {cell(results[c])} | {ratio(results[c], peer) if c[0] == 'contextkit' else ''} |")
+            report.ratio_target(f"{label}, {CORPUS_NAMES[corpus]}: count ≥ {reference}", results[contenders[1]], peer, 1.0)
+    report.sections.append(("Issue 17's formats against their reference library (warm)", rows))
+
+
+def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> None:
+    """Whole `tokcount` processes, wall clock: file, start-up, open-model start-up, two cores, many files."""
+    if not runner.tokcount.exists():
+        report.targets.append(("tokcount rows", "tokcount was not built", False))
+        return
+    tokcount = str(runner.tokcount)
+    n = max(3, min(runner.rounds, 5))
+    rows = ["| what | wall (median) | MB/s | peak RSS | tokens |", "|---|---:|---:|---:|---:|"]
+
+    # One 40 MB file: the whole process against the in-process count of the same bytes.
+    print("process 40 MB ...", flush=True)
+    mid = paths["mid"]
+    walls, inproc, counts = [], [], set()
+    for _ in range(n):
+        wall, peak, out = runner.process([tokcount, "-e", "cl100k_base", "-j", "1", "--json", str(mid)])
+        walls.append(wall)
+        counts.add(tokcount_tokens(out))
+        (run,) = runner.tokbench_runs("count", "cl100k_base", mid, 1)
+        inproc.append(run["seconds"])
+        counts.add(run["tokens"])
+    whole, inside = statistics.median(walls), statistics.median(inproc)
+    size = mid.stat().st_size
+    rows.append(f"| `tokcount -e cl100k_base -j 1` on {size // MB} MB | {whole:.3f} s | {size / whole / MB:.1f} | {peak / 1024:.0f} MB | {', '.join(map(str, sorted(counts)))} |")
+    rows.append(f"| `tokbench` count of the same bytes, first call in its process | {inside:.3f} s | {size / inside / MB:.1f} | | |")
+    report.targets.append((f"`tokcount -j 1` on {size // MB} MB within 10% of the in-process count", f"{inside / whole:.2f} of the in-process speed ({size / whole / MB:.1f} vs {size / inside / MB:.1f} MB/s wall){'' if len(counts) == 1 else ', counts DIFFER'}",
+                           whole <= inside * 1.1 and len(counts) == 1))
+
+    # Start-up on 1 KB, prepared vocabulary cached, and peak RSS per encoding.
+    print("process start-up ...", flush=True)
+    small = str(paths["en-1k"])
+    for encoding, limit in (("cl100k_base", 64), ("o200k_base", 96)):
+        command = [tokcount, "-e", encoding, small]
         with tempfile.TemporaryDirectory() as empty:
             cold, cold_rss, _ = runner.process(command, env={**os.environ, "CONTEXTKIT_CACHE": empty})
         for _ in range(3):
             runner.process(command)
-        walls, rss = [], []
-        for _ in range(max(20, rounds)):
-            wall, peak, _ = runner.process(command)
-            walls.append(wall)
-            rss.append(peak)
-        wall = statistics.median(walls)
-        lines.append(f"| `tokcount -e cl100k_base` on 1 KB, prepared vocabulary cached | {wall * 1e3:.1f} ms | {max(rss) / 1024:.1f} MB |")
-        lines.append(f"| the same, first run on a machine (builds the cache) | {cold * 1e3:.1f} ms | {cold_rss / 1024:.1f} MB |")
-        targets.append(("`tokcount` on a 1 KB file, process start to exit < 50 ms", f"{wall * 1e3:.1f} ms (median of {len(walls)})", wall < 0.050))
-        targets.append(("peak RSS < 64 MB with cl100k loaded", f"{max(rss) / 1024:.1f} MB (largest of {len(walls)} runs)", max(rss) < 64 * 1024))
-    else:
-        targets.append(("`tokcount` on a 1 KB file, process start to exit < 50 ms", "tokcount was not built", False))
-        targets.append(("peak RSS < 64 MB with cl100k loaded", "tokcount was not built", False))
-    script = ("import sys; sys.path.insert(0, sys.argv[2]); import tiktoken_encodings as t; "
-              "print(len(t.load('cl100k_base').encode_ordinary(open(sys.argv[1], encoding='utf-8').read())))")
-    command = [sys.executable, "-c", script, small_file, str(REPO / "scripts")]
-    runner.process(command)
-    samples = [runner.process(command) for _ in range(5)]
-    lines.append(f"| tiktoken {peers.tiktoken_version}: python, import, load cl100k, encode 1 KB | {statistics.median(s[0] for s in samples) * 1e3:.1f} ms | {max(s[1] for s in samples) / 1024:.1f} MB |")
-    startup_table = ["| what | wall time (median) | peak RSS |", "|---|---:|---:|"] + lines
+        samples = [runner.process(command) for _ in range(max(20, runner.rounds))]
+        wall = statistics.median(s[0] for s in samples)
+        rss = max(s[1] for s in samples) / 1024
+        rows.append(f"| `tokcount -e {encoding}` on 1 KB, prepared vocabulary cached | {wall * 1e3:.1f} ms | | {rss:.1f} MB | |")
+        rows.append(f"| the same, first run with an empty cache (builds it) | {cold * 1e3:.1f} ms | | {cold_rss / 1024:.1f} MB | |")
+        if encoding == "cl100k_base":
+            report.targets.append(("`tokcount` on a 1 KB file, process start to exit < 20 ms", f"{wall * 1e3:.1f} ms (median of {len(samples)})", wall < 0.020))
+        report.targets.append((f"peak RSS ≤ {limit} MB with {encoding} loaded (1 KB)", f"{rss:.1f} MB (largest of {len(samples)} runs)", rss <= limit))
 
-    # Multi-core: one 100 MB file on one and on two threads.
-    print("multi-core ...", flush=True)
-    lines = ["| threads | seconds (median) | MB/s | tokens |", "|---:|---:|---:|---:|"]
-    if runner.tokcount.exists():
-        big = str(paths["big"])
-        results: dict[int, list] = {1: [], 2: []}
-        counts: dict[int, set] = {1: set(), 2: set()}
-        for r in range(min(rounds, 5) + 1):
-            for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
-                wall, _, out = runner.process([str(runner.tokcount), "-e", "cl100k_base", "-j", str(jobs), "--json", big])
-                counts[jobs].add(tokcount_tokens(out))
-                if r > 0:
-                    results[jobs].append(wall)
-        one, two = statistics.median(results[1]), statistics.median(results[2])
-        for jobs, seconds in ((1, one), (2, two)):
-            lines.append(f"| {jobs} | {seconds:.3f} | {corpora.BIG_SIZE / seconds / MB:.1f} | {', '.join(map(str, sorted(counts[jobs])))} |")
-        _, _, reference = runner.contextkit("count", "cl100k_base", paths["big"])
-        same = counts[1] == counts[2] == {reference}
-        targets.append(("100 MB on 2 cores ≥ 1.8× one core, identical count", f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s), counts {'identical' if same else 'DIFFER'}", one / two >= 1.8 and same))
-    else:
-        targets.append(("100 MB on 2 cores ≥ 1.8× one core, identical count", "tokcount was not built", False))
-    multicore_table = lines
+    # Start-up with a large open-model tokenizer on one line: first run after clearing the cache, then the later runs.
+    print("process open-model start-up ...", flush=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as line:
+        line.write("The quick brown fox jumps over the lazy dog.\n")
+    load_rows = ["| tokenizer file (size) | `tokcount` first run, empty cache | later runs (median) | peak RSS later / file size | gigatoken load + encode (process) | tokenizers load + encode (process) |",
+                 "|---|---:|---:|---:|---:|---:|"]
+    for file in (GGUF / "ggml-vocab-llama-bpe.gguf", HF / "qwen3.tokenizer.json"):
+        vocab = file.stat().st_size / MIB
+        command = [tokcount, "-e", str(file), line.name]
+        with tempfile.TemporaryDirectory() as fresh:
+            env = {**os.environ, "CONTEXTKIT_CACHE": fresh}
+            try:
+                cold, _, _ = runner.process(command, env=env)
+                later = [runner.process(command, env=env) for _ in range(n)]
+            except RuntimeError as error:
+                load_rows.append(f"| {file.name} ({vocab:.1f} MB) | failed: {error} | | | | |")
+                report.targets.append((f"`tokcount -e {file.name}` start-up < 50 ms from the second run", f"failed: {error}", False))
+                continue
+        wall = statistics.median(s[0] for s in later)
+        rss = max(s[1] for s in later) / 1024
+        json_file = str(file) if file.suffix == ".json" else str(gguf_tokenizer_json.ensure(file, cache / "tokenizer-json" / f"{file.stem.removeprefix('ggml-vocab-')}.tokenizer.json"))
+        peer_cells = []
+        for who in ("gigatoken", "tokenizers"):
+            samples = [runner.process([sys.executable, str(HERE / "peers.py"), who, "encode", json_file, line.name]) for _ in range(3)]
+            loads = [json.loads(s[2].strip().splitlines()[-1])["loadSeconds"] for s in samples]
+            peer_cells.append(f"{statistics.median(loads) * 1e3:.0f} ms load ({statistics.median(s[0] for s in samples) * 1e3:.0f} ms process)")
+        load_rows.append(f"| {file.name} ({vocab:.1f} MB) | {cold * 1e3:.0f} ms | {wall * 1e3:.1f} ms | {rss:.0f} MB / {vocab:.1f} MB | {' | '.join(peer_cells)} |")
+        report.targets.append((f"`tokcount -e {file.name}` start-up < 50 ms from the second run", f"{wall * 1e3:.1f} ms (median of {len(later)}; first run {cold * 1e3:.0f} ms)", wall < 0.050))
+        report.targets.append((f"`tokcount -e {file.name}` peak RSS ≤ 2× the file ({vocab:.1f} MB)", f"{rss:.0f} MB = {rss / vocab:.2f}×", rss <= 2 * vocab))
+    os.unlink(line.name)
 
-    tekken_peer = TekkenPeer()
-    tekken_table = tekken_rows(Runner(args.bin, rounds, tekken_peer), tekken_peer, paths, targets, check_counts)
+    # 100 MB on one and two cores.
+    print("process multi-core ...", flush=True)
+    big = str(paths["big"])
+    results: dict[int, list] = {1: [], 2: []}
+    counts2: dict[int, set] = {1: set(), 2: set()}
+    for r in range(min(runner.rounds, 5) + 1):
+        for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
+            wall, _, out = runner.process([tokcount, "-e", "cl100k_base", "-j", str(jobs), "--json", big], cpus=ALL_CPUS)
+            counts2[jobs].add(tokcount_tokens(out))
+            if r > 0:
+                results[jobs].append(wall)
+    one, two = statistics.median(results[1]), statistics.median(results[2])
+    for jobs, seconds in ((1, one), (2, two)):
+        rows.append(f"| `tokcount -j {jobs}` on {corpora.BIG_SIZE // MB} MB | {seconds:.3f} s | {corpora.BIG_SIZE / seconds / MB:.1f} | | {', '.join(map(str, sorted(counts2[jobs])))} |")
+    same = len(counts2[1] | counts2[2]) == 1
+    report.targets.append(("100 MB on 2 cores ≥ 1.9× one core, identical count", f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s), counts {'identical' if same else 'DIFFER'}", one / two >= 1.9 and same))
 
-    targets.append(("token counts agree across implementations on every input", "all agree" if not disagreements else "; ".join(disagreements), not disagreements))
+    # 10,000 small files against the one file they were cut from.
+    print("process 10,000 files ...", flush=True)
+    folder, single = paths["small-files"], paths["en"]
+    folder_bytes = sum(p.stat().st_size for p in folder.iterdir())
+    walls = {"folder": [], "file": []}
+    for r in range(n):
+        for what in (("folder", "file") if r % 2 == 0 else ("file", "folder")):
+            target = folder if what == "folder" else single
+            wall, _, _ = runner.process([tokcount, "-e", "cl100k_base", "-j", "1", "--json", str(target)])
+            walls[what].append(wall)
+    many, one_file = statistics.median(walls["folder"]), statistics.median(walls["file"])
+    rows.append(f"| `tokcount -j 1` on a folder of {corpora.SMALL_FILES:,} files, {folder_bytes / MB:.0f} MB in all | {many:.3f} s | {folder_bytes / many / MB:.1f} | | |")
+    rows.append(f"| `tokcount -j 1` on the one {single.stat().st_size / MB:.0f} MB file they were cut from | {one_file:.3f} s | {single.stat().st_size / one_file / MB:.1f} | | |")
+    share = (folder_bytes / many) / (single.stat().st_size / one_file)
+    report.targets.append((f"{corpora.SMALL_FILES:,} small files ≥ 80% of the single file's speed (`-j 1`)", f"{share * 100:.0f}%", share >= 0.8))
+    report.sections.append(("Whole processes (`tokcount`, wall clock)", rows + ["", *load_rows]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", type=Path, required=True, help="folder with the release tokbench and tokcount")
+    parser.add_argument("--cache", type=Path, required=True, help="folder for the generated corpora")
+    parser.add_argument("--rounds", type=int, default=5, help="measured rounds after the warm-up (the report needs at least 5; --only takes fewer)")
+    parser.add_argument("--report", type=Path, default=REPO / "reports" / "bench.md")
+    parser.add_argument("--only", help=f"comma-separated groups of {', '.join(GROUPS)}: run those, print their rows, write no report")
+    args = parser.parse_args()
+    only = [g for g in (args.only or "").split(",") if g]
+    unknown = [g for g in only if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group {', '.join(unknown)}: the groups are {', '.join(GROUPS)}")
+    rounds = max(1, args.rounds) if only else max(5, args.rounds)
+    first_rounds = max(1, min(rounds, 3))
+    peers.pin()  # single thread: this process and every tokbench it starts run on one CPU
+
+    load_before = load_average()
+    print(f"load average before: {load_before}", flush=True)
+    paths = corpora.make(args.cache)
+    real_paths, real_sources = corpora.make_real(args.cache)
+    paths.update(real_paths)
+    runner = Runner(args.bin, rounds, first_rounds)
+    report = Report()
+    started = time.perf_counter()
+    for group in only or GROUPS:
+        if group == "peers":
+            group_peers(runner, report, paths)
+        elif group == "openmodels":
+            group_openmodels(runner, report, paths, args.cache)
+        elif group == "adversarial":
+            group_adversarial(runner, report, paths)
+        elif group == "process":
+            group_process(runner, report, paths, args.cache)
+        elif group in ("formats", "tekken") and not any(title.startswith("Issue 17") for title, _ in report.sections):
+            group_formats(runner, report, paths)
+    report.targets.append(("ContextKit's counts equal the reference library's (tiktoken, bpe-openai, tokenizers, sentencepiece, mistral-common) on every input",
+                           "all agree" if not report.disagreements else "; ".join(report.disagreements), not report.disagreements))
+    if report.peer_disagreements:
+        report.sections.append(("Peers that disagree (shown as disagreeing, not timed)", [f"- {d}" for d in report.peer_disagreements]))
     load_after = load_average()
+    minutes = (time.perf_counter() - started) / 60
 
-    report = [
-        "# Tokenizer speed: ContextKit against tiktoken and bpe-openai",
+    targets = ["| target | measured | |", "|---|---|---|", *[f"| {t} | {m} | {'met' if ok else '**shortfall**'} |" for t, m, ok in report.targets]]
+    body = []
+    for title, rows in report.sections:
+        body += [f"## {title}", "", *rows, ""]
+    if only:
+        print("\n".join(body + ["## Targets", "", *targets]))
+        print(f"load average after: {load_after}; {minutes:.1f} min")
+        return 0
+
+    sources = [f"- {CORPUS_NAMES[name]} ({s['bytes'] / MB:.1f} MB, {s['files']} files, whole, in sorted order from {s['first']} to {s['last']}): "
+               + ", ".join(f"{folder} {n / MB:.2f} MB" for folder, n in s["folders"].items()) for name, s in real_sources.items()]
+    calls = [f"- {name_of(who, mode, '', runner.versions)}: `{call}`" for (who, mode), call in peers.CALLS.items() if who in runner.versions]
+    report_text = "\n".join([
+        "# Tokenizer speed: ContextKit against gigatoken, fastokens, tokie, bpe-openai and tiktoken",
         "",
-        "Generated by `bench/run` (do not edit by hand). Single thread unless said otherwise; MB = 10^6 bytes;",
-        f"each figure is the median of {rounds} rounds after a warm-up round, the implementations alternating",
-        "round by round on the same bytes. tiktoken and bpe-openai run in-process from Python (their Rust cores",
-        "called directly); ContextKit runs in `tokbench`, which times `count(utf8:)` / `encodeOrdinary(utf8:)`",
-        "after an in-process warm-up. Speeds are given by the calling thread's CPU time, which the other",
-        "processes of a shared machine disturb far less than the wall clock; the wall-clock figures follow in",
-        "parentheses and equal the CPU ones on an idle machine. Adversarial inputs take the fastest of 5 calls",
-        "per round. Start-up and multi-core are wall clock, whole processes, and need an idle machine.",
+        "Generated by `bench/run` (do not edit by hand). Single thread (pinned to one CPU, `RAYON_NUM_THREADS=1`) unless said",
+        "otherwise; MB = 10^6 bytes. Two cache states for every implementation: **first pass** — a fresh process per round",
+        f"loads the tokenizer and times exactly one call on the text (median of {first_rounds} processes); **warm** — the same",
+        f"text again in the same process (median of {rounds} rounds after a warm-up round). The implementations alternate round by",
+        "round on the same bytes. Python peers' Rust cores are called directly; ContextKit runs in `tokbench`, which times",
+        "`count(utf8:)` / `encodeOrdinary(utf8:)` and says which call was its process's first. Speeds are CPU time (the",
+        "peer process's, tokbench's thread's), which the other processes of a shared machine disturb far less than the wall",
+        "clock; wall-clock figures follow in parentheses. A peer whose count differs from ContextKit's is shown as",
+        "disagreeing, not timed. Peers that keep no cache across calls get fewer rounds: tiktoken and bpe-openai one",
+        "first-pass process and 3 warm rounds, `tokenizers` one call, sentencepiece and mistral-common 3, and `tokenizers`",
+        "and sentencepiece no first-pass row. Whole-process rows are wall clock and need an idle machine.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}; {platform.platform()}.",
-        f"Load average (1, 5, 15 min) before: {load_before}; after: {load_after}.",
-        f"Corpora (`bench/corpora.py`, cached under `{args.cache}`): English prose {corpora.SIZES['en'] // MB} MB, CJK text",
-        f"{corpora.SIZES['cjk'] // MB} MB, source code {corpora.SIZES['code'] // MB} MB; adversarial one letter, spaces and random base64 at 1 and 2 MiB;",
-        f"{corpora.BIG_SIZE // MB} MB of English for the multi-core run.",
+        f"Load average (1, 5, 15 min) before: {load_before}; after: {load_after}. Run time {minutes:.0f} min.",
+        "",
+        "Peers' calls:",
+        *calls,
+        "",
+        f"Corpora (`bench/corpora.py`, cached under `{args.cache}`): Markov English prose {corpora.SIZES['en'] // MB} MB, CJK text",
+        f"{corpora.SIZES['cjk'] // MB} MB, source code {corpora.SIZES['code'] // MB} MB; adversarial one letter, spaces and random base64 at 1, 2, 4 and 8 MiB;",
+        f"{corpora.DISTINCT_PIECES:,} distinct words; {corpora.MID_SIZE // MB} MB and {corpora.BIG_SIZE // MB} MB of English for the whole-process runs.",
+        "Real text from Debian's own files:",
+        *sources,
         "",
         "## Targets",
         "",
-        "| target | measured | |",
-        "|---|---|---|",
-        *[f"| {t} | {m} | {'met' if ok else '**shortfall**'} |" for t, m, ok in targets],
+        *targets,
         "",
-        "## Throughput",
-        "",
-        *throughput_table,
-        "",
-        "## Model-file formats against their reference",
-        "",
-        *formats_table,
-        "",
-        "## SentencePiece `.model`",
-        "",
-        *sentencepiece_table,
-        "",
-        "## Adversarial inputs",
-        "",
-        *adversarial_table,
-        "",
-        "## Start-up and memory",
-        "",
-        *startup_table,
-        "",
-        "## Multi-core (`tokcount -j N`)",
-        "",
-        *multicore_table,
-        "",
-        "## tekken (Mistral) against mistral-common",
-        "",
-        "ContextKit reads mistral-common's own `tekken_240911.json`; mistral-common runs `Tekkenizer.encode(text, bos=False, eos=False)` in-process.",
-        "",
-        *tekken_table,
-        "",
-    ]
-    text = "\n".join(report)
+        *body,
+    ])
     args.report.parent.mkdir(parents=True, exist_ok=True)
-    args.report.write_text(text)
-    print(text)
+    args.report.write_text(report_text)
+    print(report_text)
     print(f"wrote {args.report}")
     return 0
 
