@@ -18,6 +18,9 @@ final class MappedFile: @unchecked Sendable {
     let base: UnsafeRawPointer
     let count: Int
     private let mapping: UnsafeMutableRawPointer?
+    /// Which file was mapped, and which version of it (from the open file, so
+    /// it describes exactly the bytes mapped).
+    let identity: FileIdentity
 
     /// Maps the file at `path`.
     ///
@@ -38,6 +41,14 @@ final class MappedFile: @unchecked Sendable {
             throw TokenKitError.unreadableFile(path: path, reason: "not a regular file")
         }
         count = Int(info.st_size)
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(count),
+                                modifiedSeconds: UInt64(bitPattern: Int64(modified.tv_sec)),
+                                modifiedNanoseconds: UInt64(modified.tv_nsec))
         if count == 0 {
             mapping = nil
             base = UnsafeRawPointer(bitPattern: 1)!   // never read: every read is bounds-checked against count
@@ -60,10 +71,35 @@ final class MappedFile: @unchecked Sendable {
         if let mapping { munmap(mapping, count) }
     }
 
+    /// Lets the kernel drop the pages of `count` bytes at `start` (inside the
+    /// mapping) from this process: they stay in the page cache and are read
+    /// back if touched again. Used after reading through a large part once
+    /// (a checksum), so that peak memory is what is used, not what was checked.
+    func release(_ start: UnsafeRawPointer, _ count: Int) {
+        guard let mapping else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let from = (start - UnsafeRawPointer(mapping) + page - 1) / page * page
+        let to = min((start - UnsafeRawPointer(mapping) + count) / page * page, self.count / page * page)
+        guard to > from else { return }
+        madvise(mapping + from, to - from, MADV_DONTNEED)
+    }
+
     /// The first `n` bytes (fewer if the file is shorter).
     func prefix(_ n: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base, count: min(n, count))
     }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+}
+
+/// What tells one version of a file from another without reading it: the
+/// device and inode (which file), its size and its modification time to the
+/// nanosecond (which version). Rewriting a file changes its modification
+/// time, so a cache keyed by this (and the path) never serves an old version.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: UInt64
+    var modifiedSeconds: UInt64
+    var modifiedNanoseconds: UInt64
 }
