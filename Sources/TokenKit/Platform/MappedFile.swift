@@ -13,10 +13,10 @@ import Darwin
 ///
 /// The files mapped are never rewritten in place (the caches are replaced by
 /// rename), so a mapping stays valid while it lives.
-final class MappedFile: @unchecked Sendable {
-    let path: String
-    let base: UnsafeRawPointer
-    let count: Int
+package final class MappedFile: @unchecked Sendable {
+    package let path: String
+    package let base: UnsafeRawPointer
+    package let count: Int
     private let mapping: UnsafeMutableRawPointer?
     /// Which file was mapped, and which version of it (from the open file, so
     /// it describes exactly the bytes mapped).
@@ -26,13 +26,20 @@ final class MappedFile: @unchecked Sendable {
     ///
     /// - Throws: `TokenKitError.unreadableFile` when it cannot be opened, is
     ///   not a regular file, or cannot be mapped.
-    init(path: String, readAhead: Bool = false) throws {
-        self.path = path
+    package convenience init(path: String, readAhead: Bool = false) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw TokenKitError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
+        try self.init(descriptor: fd, path: path, readAhead: readAhead)
+    }
+
+    /// Maps the file open as `fd` (which stays the caller's to close); `path` names it.
+    ///
+    /// - Throws: `TokenKitError.unreadableFile` when it is not a regular file or cannot be mapped.
+    package init(descriptor fd: Int32, path: String, readAhead: Bool = false) throws {
+        self.path = path
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw TokenKitError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
@@ -75,7 +82,7 @@ final class MappedFile: @unchecked Sendable {
     /// mapping) from this process: they stay in the page cache and are read
     /// back if touched again. Used after reading through a large part once
     /// (a checksum), so that peak memory is what is used, not what was checked.
-    func release(_ start: UnsafeRawPointer, _ count: Int) {
+    package func release(_ start: UnsafeRawPointer, _ count: Int) {
         guard let mapping else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let from = (start - UnsafeRawPointer(mapping) + page - 1) / page * page
@@ -89,7 +96,7 @@ final class MappedFile: @unchecked Sendable {
         UnsafeRawBufferPointer(start: base, count: min(n, count))
     }
 
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 }
 
 /// What tells one version of a file from another without reading it: the
