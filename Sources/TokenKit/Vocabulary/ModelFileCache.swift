@@ -81,6 +81,10 @@ struct ModelFileCache {
               let pairSlots = word(13), let pairCount = word(14), let decodedIDs = word(17), let decodedBytes = word(18),
               let selfMergingWords = word(19), let tokensSize = word(20), slotCapacity > 0, slotCapacity & (slotCapacity - 1) == 0,
               pairSlots >= 16, pairSlots & (pairSlots - 1) == 0 else { return nil }
+        // The model file's pages were read only to step over its token and
+        // merge arrays (GGUF); dropping them before the tables are mapped keeps
+        // peak memory at one of the two, not both.
+        file.release(file.base, file.count)
         let checksums = Array(header[21..<(21 + Section.allCases.count)])
         var reader = VocabularyCache.ArenaReader(file: cache, offset: Self.headerWords * 8, releasesChecked: true)
         let shape = Vocabulary.Shape(idCount: idCount, tokenCount: tokenCount, byteCount: byteCount, slotCapacity: slotCapacity)
