@@ -62,6 +62,27 @@ public struct JSONParser {
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// Reads UTF-8 `bytes` as one JSON object, leaving out the top-level member
+    /// named `omitted`: its value is stepped over without being built (strings
+    /// and brackets are followed, nothing else is checked), so a large part
+    /// that the caller has in another form costs a pass over its bytes, not a
+    /// tree of values. For a file already known to be valid JSON (a cached
+    /// tokenizer.json's `model` section); anything else is read as `parse` reads it.
+    ///
+    /// - Throws: what `parse` throws, and also when the text is not an object.
+    public static func parseObject(_ bytes: UnsafeBufferPointer<UInt8>, omitting omitted: String) throws(JSONParseError) -> OrderedJSON {
+        var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: byteOrderMark) { parser.index = byteOrderMark.count }
+        parser.skipWhitespace()
+        guard parser.peek(UInt8(ascii: "{")) else { throw parser.error("unexpected \(parser.describeCurrent()); expected an object") }
+        let value = try parser.parseObject(omitting: omitted)
+        parser.skipWhitespace()
+        if parser.index < bytes.count {
+            throw parser.error("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+        }
+        return value
+    }
+
     // MARK: Values
 
     private mutating func parseValue() throws(JSONParseError) -> OrderedJSON {
@@ -78,7 +99,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> OrderedJSON {
+    private mutating func parseObject(omitting omitted: String? = nil) throws(JSONParseError) -> OrderedJSON {
         try enterContainer()
         index += 1
         var members: [JSONMember] = []
@@ -99,8 +120,11 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("unexpected \(describeCurrent()); expected ':' after the property name \"\(key)\"") }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
-            members.append(JSONMember(key, value))
+            if key == omitted {
+                try skipValue()
+            } else {
+                members.append(JSONMember(key, try parseValue()))
+            }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
             if peek(UInt8(ascii: "}")) { index += 1; break }
@@ -136,6 +160,38 @@ public struct JSONParser {
     private mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         if depth > Self.maximumDepth { throw error("nested more than \(Self.maximumDepth) levels deep") }
+    }
+
+    /// Steps over one value, following only strings (to their closing quote)
+    /// and the nesting of brackets: a pass over the bytes, building nothing.
+    private mutating func skipValue() throws(JSONParseError) {
+        let start = index
+        var depth = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 1
+                if depth == 0 { return }
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if depth == 0 { return }         // the enclosing object ends: a number or literal ended here
+                depth -= 1
+                if depth == 0 { index += 1; return }
+            case UInt8(ascii: ","):
+                if depth == 0 { return }
+            default:
+                break
+            }
+            index += 1
+        }
+        index = start
+        throw error("unexpected end of input inside this value")
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {

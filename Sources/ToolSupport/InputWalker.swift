@@ -87,13 +87,17 @@ package enum InputWalker {
         }
         for name in names where name != ".git" {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            if case .directory = kind(of: path, followLinks: false) {
+            let own = kind(of: path, followLinks: false)
+            if case .directory = own {
                 if ignore?.isIgnored(path, isDirectory: true) == true { continue }
                 walk(path, ignore: ignore, into: &items, problems: &problems)
                 continue
             }
             if ignore?.isIgnored(path, isDirectory: false) == true { continue }
-            switch kind(of: path) {
+            // Only a link needs a second look (at what it points to): one stat per plain file.
+            var target = own
+            if case .other = own { target = kind(of: path) }
+            switch target {
             case .file(let size):
                 items.append(InputItem(source: .file(path), display: path, namedDirectly: false, size: size))
             case .missing(let why):

@@ -94,6 +94,46 @@ import TokenKit
         #expect(total["counted"] as? Int == 5 && total["skipped"] as? Int == 1)
     }
 
+    /// Hundreds of small files (cut anywhere, even inside a character), a
+    /// subfolder, a link to a file (counted) and to a folder (not followed),
+    /// and one file large enough to be mapped: the total is the sum of each
+    /// file counted on its own, with one or two workers.
+    @Test func aFolderOfManyFilesTotalsItsFilesCountedOneByOne() throws {
+        let dir = try TempDir()
+        let words = ["the", "quick", "brown", "fox", "日本語", "don't", "42", "!!", "\n", "  ", "über", "😀"]
+        var n: UInt64 = 7
+        var text: [UInt8] = []
+        while text.count < 400_000 {
+            n = n &* 6364136223846793005 &+ 1442695040888963407
+            text += Array((words[Int(n >> 33) % words.count] + " ").utf8)
+        }
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        var expected = 0
+        var files = 0
+        var start = 0
+        while start < text.count {
+            n = n &* 6364136223846793005 &+ 1442695040888963407
+            let end = min(text.count, start + 1 + Int(n >> 40) % 1500)
+            let part = Array(text[start..<end])
+            try dir.write("\(files % 3 == 0 ? "sub/" : "")part-\(files).txt", Data(part))
+            expected += part.withUnsafeBufferPointer { tokenizer.count(utf8: $0) }
+            files += 1
+            start = end
+        }
+        let big = Array(text.prefix(300_000)) + Array(text.prefix(300_000)) + Array(text.prefix(500_000))
+        try dir.write("big.txt", Data(big))
+        expected += 2 * big.withUnsafeBufferPointer { tokenizer.count(utf8: $0) }
+        try FileManager.default.createSymbolicLink(atPath: dir.url.path + "/link.txt", withDestinationPath: dir.url.path + "/big.txt")
+        try FileManager.default.createSymbolicLink(atPath: dir.url.path + "/linked-folder", withDestinationPath: dir.url.path + "/sub")
+        for jobs in ["1", "2"] {
+            let r = try tokcount.run(["--json", "-j", jobs, "-e", "cl100k_base", dir.url.path])
+            #expect(r.status == 0)
+            let total = try r.json()["total"] as! [String: Any]
+            #expect(total["counted"] as? Int == files + 2, "-j \(jobs)")
+            #expect(total["tokenizerTokens"] as? Int == expected, "-j \(jobs)")
+        }
+    }
+
     @Test func withoutGitTheGitignoreIsNotConsulted() throws {
         let dir = try TempDir()
         try dir.write(".gitignore", "*.log\n")

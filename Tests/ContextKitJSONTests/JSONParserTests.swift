@@ -15,6 +15,32 @@ import Testing
         #expect(value == .array([.string("a\"b\\c/d\n\té😀")]))
     }
 
+    /// The omitted member is stepped over whatever its value (strings with
+    /// escaped quotes and brackets, nesting, numbers, literals) and wherever it
+    /// stands; the other members are what a full parse gives.
+    @Test(arguments: [
+        #"{"a": 1, "model": {"vocab": {"\"}{": 0, "x\\": [1, {"]": 2}]}}, "b": [true]}"#,
+        #"{"model": "\"}]", "b": {"c": null}}"#,
+        #"{"b": 2, "model": -1.5e3}"#,
+        #"{"b": 2, "model": true }"#,
+        #"{"model": [], "model": {}, "b": "model"}"#,
+        #"{"b": {"model": 1}}"#,
+        "\u{FEFF}{ \"model\" : [ [ ] , { } ] , \"b\" : 1 }",
+    ])
+    func omitsOneTopLevelMember(_ text: String) throws {
+        let full = try JSONParser.parse(text)
+        let omitted = try Array(text.utf8).withUnsafeBufferPointer { try JSONParser.parseObject($0, omitting: "model") }
+        #expect(omitted.members == full.members?.filter { $0.key != "model" })
+    }
+
+    @Test func omittingStillRefusesWhatIsNotAnObject() throws {
+        for text in ["[1]", #"{"model": [1, 2"#, #"{"model": "open"#, #"{"a": 1,}"#] {
+            #expect(throws: JSONParseError.self) {
+                try Array(text.utf8).withUnsafeBufferPointer { try JSONParser.parseObject($0, omitting: "model") }
+            }
+        }
+    }
+
     @Test func skipsAByteOrderMark() throws {
         #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8)) == .object([]))
     }

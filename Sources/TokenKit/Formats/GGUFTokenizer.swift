@@ -26,11 +26,17 @@ extension GGUFFile {
     ///   SentencePiece BPE, `.unknownPreTokenizer` or `.malformed` when the
     ///   vocabulary cannot be used.
     public func tokenizer() throws -> Tokenizer {
+        try tokenizer(cache: .standard)
+    }
+
+    /// The model's tokenizer, its merge-list tables taken from `cache` when
+    /// it has them for this version of the file (and stored there when not).
+    func tokenizer(cache: ModelFileCache) throws -> Tokenizer {
         guard let model = tokenizerModel else { throw ModelFileError.missing(path: path, key: "tokenizer.ggml.model") }
         switch model {
-        case "gpt2": return try mergeListTokenizer()
+        case "gpt2": return try mergeListTokenizer(cache: cache)
         case "llama": return try sentencePieceTokenizer()
-        case "gemma4": return try gemma4Tokenizer()
+        case "gemma4": return try gemma4Tokenizer(cache: cache)
         case "bert": return try wordPieceTokenizer()
         case "no_vocab", "none": throw ModelFileError.missing(path: path, key: "a vocabulary (tokenizer.ggml.model is \(model))")
         default:
@@ -84,9 +90,8 @@ extension GGUFFile {
 
     // MARK: Byte-level BPE (`gpt2`)
 
-    private func mergeListTokenizer() throws -> Tokenizer {
-        let tokens = try tokensEntry()
-        let types = try tokenTypes(count: tokens.count)
+    private func mergeListTokenizer(cache: ModelFileCache) throws -> Tokenizer {
+        _ = try tokensEntry()
         let preName = preTokenizerName ?? "default"
         guard let preType = LlamaPreType(name: preName) else {
             if let reason = LlamaPreType.unsupported[preName] {
@@ -94,6 +99,21 @@ extension GGUFFile {
             }
             throw ModelFileError.unknownPreTokenizer(path: path, name: preName, known: LlamaPreType.knownNames)
         }
+        let prepared = try cache.mergeList(for: file) { try byteLevelMergeList(ignoreMerges: preType.ignoreMerges) }
+        let steps = try preType.steps()
+        let pipeline = OpenModelPipeline(
+            model: .mergeList(prepared.encoder), normalizer: nil, steps: steps,
+            addedTokens: AddedTokenMatcher(prepared.addedTokens),
+            decoder: prepared.decoder.droppingLeadingSpace(false),
+            summary: "byte-level BPE, llama.cpp pre-tokenizer \(preName)")
+        return Tokenizer(name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+                         specialTokens: prepared.specialTokens, pipeline: pipeline)
+    }
+
+    /// What the token and merge arrays of a `gpt2` model make.
+    private func byteLevelMergeList(ignoreMerges: Bool) throws -> PreparedMergeList {
+        let tokens = try tokensEntry()
+        let types = try tokenTypes(count: tokens.count)
         var scratch: [UInt8] = []
         let builder = vocabularyBuilder(tokens: tokens, types: types) { builder, id, type, text in
             if type == .byte {
@@ -113,16 +133,10 @@ extension GGUFFile {
             var byte = UInt8(b)
             return vocabulary.id(of: &byte, count: 1) ?? .max
         }
-        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: true, ignoreMerges: preType.ignoreMerges,
+        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: true, ignoreMerges: ignoreMerges,
                                        byteIDs: byteIDs, unknownID: .max, fuseUnknown: false, byteFallback: false)
-        let steps = try preType.steps()
-        let pipeline = OpenModelPipeline(
-            model: .mergeList(encoder), normalizer: nil, steps: steps,
-            addedTokens: AddedTokenMatcher(builder.addedTokens),
-            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
-            summary: "byte-level BPE, llama.cpp pre-tokenizer \(preName)")
-        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return PreparedMergeList(encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+                                 specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
     }
 
     /// `tokenizer.ggml.merges`: "left right" in byte-level characters, rank = position.
@@ -210,7 +224,20 @@ extension GGUFFile {
     /// newlines and runs of anything else; a run of newlines that is a token
     /// is that token; a final symbol that is no token becomes its bytes'
     /// `<0xNN>` tokens.
-    private func gemma4Tokenizer() throws -> Tokenizer {
+    private func gemma4Tokenizer(cache: ModelFileCache) throws -> Tokenizer {
+        let prepared = try cache.mergeList(for: file) { try gemma4MergeList() }
+        let steps = [try SplitStep.split(pattern: "[^\\n]+|[\\n]+")]
+        let pipeline = OpenModelPipeline(
+            model: .mergeList(prepared.encoder), normalizer: .replace(pattern: [0x20], content: Self.metaSpace), steps: steps,
+            addedTokens: AddedTokenMatcher(prepared.addedTokens),
+            decoder: prepared.decoder.droppingLeadingSpace(false),
+            summary: "Gemma 4 BPE (llama.cpp gemma4)")
+        return Tokenizer(name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+                         specialTokens: prepared.specialTokens, pipeline: pipeline)
+    }
+
+    /// What the token and merge arrays of a `gemma4` model make.
+    private func gemma4MergeList() throws -> PreparedMergeList {
         let tokens = try tokensEntry()
         let types = try tokenTypes(count: tokens.count)
         var byteIDs = [UInt32](repeating: .max, count: 256)
@@ -238,14 +265,8 @@ extension GGUFFile {
         }
         let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: false, ignoreMerges: false, byteIDs: byteIDs,
                                        unknownID: .max, fuseUnknown: false, byteFallback: true, wholeNewlineRuns: true)
-        let steps = [try SplitStep.split(pattern: "[^\\n]+|[\\n]+")]
-        let pipeline = OpenModelPipeline(
-            model: .mergeList(encoder), normalizer: .replace(pattern: [0x20], content: Self.metaSpace), steps: steps,
-            addedTokens: AddedTokenMatcher(builder.addedTokens),
-            decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
-            summary: "Gemma 4 BPE (llama.cpp gemma4)")
-        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return PreparedMergeList(encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+                                 specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
     }
 
     // MARK: WordPiece (`bert`)

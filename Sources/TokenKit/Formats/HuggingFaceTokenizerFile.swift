@@ -54,7 +54,11 @@ enum HuggingFaceTokenizerFile {
         let path: String
         let root: OrderedJSON
 
-        func tokenizer(name: String) throws -> Tokenizer {
+        /// The tokenizer; a BPE model's tables are `cached` ones (`root` may
+        /// then lack its `model`), or are built and stored in `cache` for `file`.
+        func tokenizer(name: String, cached: PreparedMergeList? = nil, cache: ModelFileCache = ModelFileCache(directory: nil),
+                       file: MappedFile? = nil) throws -> Tokenizer {
+            if let cached { return try bpeTokenizer(name: name) { _, _ in cached } }
             guard let model = root["model"], model.members != nil else { throw ModelFileError.missing(path: path, key: "model") }
             let type = model["type"]?.stringValue ?? (model["merges"] == nil || model["merges"] == .null ? "unknown" : "BPE")
             if type == "WordPiece" {
@@ -77,7 +81,17 @@ enum HuggingFaceTokenizerFile {
             if let dropout = model["dropout"]?.doubleValue, dropout > 0 {
                 throw ModelFileError.unsupportedComponent(path: path, component: "BPE dropout \(dropout) (random merges)", supported: ["BPE without dropout"])
             }
+            return try bpeTokenizer(name: name) { byteLevel, escapesSpaces in
+                let built = try bpeTables(model, byteLevel: byteLevel, escapesSpaces: escapesSpaces)
+                if let file { cache.store(built, for: file) }
+                return built
+            }
+        }
 
+        /// A BPE tokenizer: the normalizer and pre-tokenizer from `root`, the
+        /// tables from `tables` (given whether the vocabulary is byte-level and
+        /// whether the normalizer writes spaces as `▁`).
+        private func bpeTokenizer(name: String, tables: (_ byteLevel: Bool, _ escapesSpaces: Bool) throws -> PreparedMergeList) throws -> Tokenizer {
             var normalizers: [Normalizer] = []
             if let n = root["normalizer"], n != .null { normalizers.append(try normalizer(n)) }
             var pre = PreTokenizerParts()
@@ -86,6 +100,19 @@ enum HuggingFaceTokenizerFile {
             let byteLevel = pre.byteLevel
             let escapesSpaces = normalizers.contains(where: \.escapesSpaces)
 
+            let prepared = try tables(byteLevel, escapesSpaces)
+            let normalizer: Normalizer? = normalizers.isEmpty ? nil : normalizers.count == 1 ? normalizers[0] : .sequence(normalizers)
+            let pipeline = OpenModelPipeline(
+                model: .mergeList(prepared.encoder), normalizer: normalizer, steps: pre.steps,
+                addedTokens: AddedTokenMatcher(prepared.addedTokens),
+                decoder: prepared.decoder.droppingLeadingSpace(normalizers.contains(where: \.prependsMetaSpace)),
+                summary: "Hugging Face BPE, " + (byteLevel ? "byte-level" : "characters with byte fallback"))
+            return Tokenizer(name: name, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
+                             specialTokens: prepared.specialTokens, pipeline: pipeline)
+        }
+
+        /// What `model`'s vocabulary and merges make.
+        private func bpeTables(_ model: OrderedJSON, byteLevel: Bool, escapesSpaces: Bool) throws -> PreparedMergeList {
             guard let vocab = model["vocab"]?.members else { throw ModelFileError.missing(path: path, key: "model.vocab") }
             var builder = VocabularyBuilder(path: path, capacity: vocab.count)
             var text: [UInt8] = [], scratch: [UInt8] = []
@@ -137,14 +164,8 @@ enum HuggingFaceTokenizerFile {
                 ignoreMerges: model["ignore_merges"]?.boolValue ?? false, byteIDs: byteIDs,
                 unknownID: unknownID, fuseUnknown: model["fuse_unk"]?.boolValue ?? false,
                 byteFallback: model["byte_fallback"]?.boolValue ?? false)
-            let normalizer: Normalizer? = normalizers.isEmpty ? nil : normalizers.count == 1 ? normalizers[0] : .sequence(normalizers)
-            let pipeline = OpenModelPipeline(
-                model: .mergeList(encoder), normalizer: normalizer, steps: pre.steps,
-                addedTokens: AddedTokenMatcher(builder.addedTokens),
-                decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: normalizers.contains(where: \.prependsMetaSpace)),
-                summary: "Hugging Face BPE, " + (byteLevel ? "byte-level" : "characters with byte fallback"))
-            return Tokenizer(name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
-                             specialTokens: builder.specialTokens, pipeline: pipeline)
+            return PreparedMergeList(encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+                                     specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
         }
 
         /// `merges`: `"a b"` strings or `["a", "b"]` pairs; rank = position.

@@ -19,6 +19,21 @@ enum JSONModelFile {
         return root
     }
 
+    /// The tokenizer of a mapped JSON tokenizer file. When `cache` has the
+    /// tables of this version of the file, the `model` section is stepped
+    /// over instead of parsed (it is most of the file) and the rest read as
+    /// usual; otherwise the file is read whole and a BPE model's tables stored.
+    static func tokenizer(file: MappedFile, name: String, cache: ModelFileCache) throws -> Tokenizer {
+        if let cached = cache.load(for: file),
+           let root = try? JSONParser.parseObject(file.bytes.bindMemory(to: UInt8.self), omitting: "model"), !TekkenFile.isTekken(root) {
+            file.release(file.base, file.count)     // read once, to step over; not needed again
+            return try HuggingFaceTokenizerFile.Reader(path: file.path, root: root).tokenizer(name: name, cached: cached)
+        }
+        let root = try parseObject(file.bytes, path: file.path)
+        if TekkenFile.isTekken(root) { return try TekkenFile.tokenizer(root: root, path: file.path, name: name) }
+        return try HuggingFaceTokenizerFile.Reader(path: file.path, root: root).tokenizer(name: name, cache: cache, file: file)
+    }
+
     /// The tokenizer of a JSON tokenizer file: tekken when it has tekken's
     /// `config` and `vocab`, else a Hugging Face tokenizer.json.
     static func tokenizer(json bytes: UnsafeRawBufferPointer, path: String, name: String) throws -> Tokenizer {

@@ -16,9 +16,15 @@ extension Tokenizer {
     ///   `TokenKitError.unreadableFile` or `.malformedVocabulary` when it
     ///   cannot be read or a `.tiktoken` line is broken.
     public static func load(contentsOf url: URL) throws -> Tokenizer {
+        try load(contentsOf: url, cache: .standard)
+    }
+
+    /// `load(contentsOf:)`, with the prepared tables of merge-list model files
+    /// (GGUF `gpt2` and `gemma4`, Hugging Face BPE) kept in `cache`.
+    static func load(contentsOf url: URL, cache: ModelFileCache) throws -> Tokenizer {
         let file = try MappedFile(path: url.path)
         let bytes = file.bytes
-        if GGUFFile.hasMagic(bytes) { return try GGUFFile(file: file).tokenizer() }
+        if GGUFFile.hasMagic(bytes) { return try GGUFFile(file: file).tokenizer(cache: cache) }
         if SentencePieceModelFile.hasSignature(bytes) {
             return try withExtendedLifetime(file) {
                 try SentencePieceModelFile(bytes: bytes, path: url.path).tokenizer(bytes: bytes)
@@ -26,9 +32,7 @@ extension Tokenizer {
         }
         let firstVisible = bytes.prefix(4096).first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if firstVisible == UInt8(ascii: "{") {
-            return try withExtendedLifetime(file) {
-                try JSONModelFile.tokenizer(json: bytes, path: url.path, name: url.lastPathComponent)
-            }
+            return try JSONModelFile.tokenizer(file: file, name: url.lastPathComponent, cache: cache)
         }
         if looksLikeTiktoken(bytes) {
             let checksum = Vocabulary.hash(bytes.bindMemory(to: UInt8.self).baseAddress!, bytes.count)

@@ -25,12 +25,12 @@ struct MergeListEncoder: Sendable {
     let byteFallback: Bool
     /// Bit `id`: merging the token's own bytes gives back the token, so a piece
     /// equal to it needs no merging. (With `ignoreMerges` every token is taken whole.)
-    private var selfMerging: [UInt64] = []
+    private(set) var selfMerging: [UInt64] = []
     /// A piece of newlines only that is a token is that token (llama.cpp's `gemma4` rule).
     let wholeNewlineRuns: Bool
 
     init(vocabulary: Vocabulary, pairs: PairTable, byteLevel: Bool, ignoreMerges: Bool, byteIDs: [UInt32],
-         unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool, wholeNewlineRuns: Bool = false) {
+         unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool, wholeNewlineRuns: Bool = false, selfMerging: [UInt64]? = nil) {
         self.wholeNewlineRuns = wholeNewlineRuns
         self.vocabulary = vocabulary
         self.pairs = pairs
@@ -40,7 +40,8 @@ struct MergeListEncoder: Sendable {
         self.unknownID = unknownID
         self.fuseUnknown = fuseUnknown
         self.byteFallback = byteFallback
-        if !ignoreMerges { selfMerging = findSelfMergingTokens() }
+        // Given when the tables come from `ModelFileCache`, which stored what this found.
+        if !ignoreMerges { self.selfMerging = selfMerging ?? findSelfMergingTokens() }
     }
 
     private func findSelfMergingTokens() -> [UInt64] {
@@ -157,27 +158,42 @@ private struct SingleTokenSink: TokenSink {
 }
 
 /// The merge list as a hash table: `(left id, right id)` → `rank << 32 | merged id`.
+///
+/// Keys and values live in one `TableArena`, so that `ModelFileCache` can
+/// store the table as it is and map it back.
 final class PairTable: @unchecked Sendable {
+    /// Keys (`slotCount` words), then values (`slotCount` words).
+    let arena: TableArena
     private let keys: UnsafeMutablePointer<UInt64>
     private let values: UnsafeMutablePointer<UInt64>
     private let mask: Int
     /// How many merges the table holds.
     private(set) var count = 0
+    /// How many slots the table has (a power of two).
+    var slotCount: Int { mask + 1 }
 
     init(capacity: Int) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         mask = size - 1
-        keys = .allocate(capacity: size)
-        keys.initialize(repeating: .max, count: size)
-        values = .allocate(capacity: size)
-        values.initialize(repeating: .max, count: size)
+        arena = TableArena(size: Self.arenaSize(slotCount: size))
+        keys = arena.table(UInt64.self, at: 0)
+        keys.update(repeating: .max, count: size)
+        values = arena.table(UInt64.self, at: 8 * size)
+        values.update(repeating: .max, count: size)
     }
 
-    deinit {
-        keys.deallocate()
-        values.deallocate()
+    /// A filled table stored by `ModelFileCache`: nil unless the arena fits.
+    init?(arena: TableArena, slotCount: Int, count: Int) {
+        guard slotCount >= 16, slotCount & (slotCount - 1) == 0, arena.size == Self.arenaSize(slotCount: slotCount), count < slotCount else { return nil }
+        self.arena = arena
+        mask = slotCount - 1
+        self.count = count
+        keys = arena.table(UInt64.self, at: 0)
+        values = arena.table(UInt64.self, at: 8 * slotCount)
     }
+
+    static func arenaSize(slotCount: Int) -> Int { 16 * slotCount }
 
     @inline(__always)
     private func slot(_ key: UInt64) -> Int {

@@ -2,9 +2,9 @@
 /// mapped back to bytes, SentencePiece's `▁` as a space and `<0xNN>` as the
 /// byte, added and special tokens as their text.
 struct TokenDecoder: Sendable {
-    private let storage: [UInt8]
-    private let offsets: [UInt32]     // id → storage[offsets[id]..<offsets[id + 1]]
-    private let known: [Bool]
+    let storage: [UInt8]
+    let offsets: [UInt32]     // id → storage[offsets[id]..<offsets[id + 1]]
+    let known: [Bool]
     /// SentencePiece adds a space before the text; decoding takes it off again.
     let dropsLeadingSpace: Bool
 
@@ -23,6 +23,21 @@ struct TokenDecoder: Sendable {
         self.offsets = offsets
         self.known = known
         self.dropsLeadingSpace = dropsLeadingSpace
+    }
+
+    /// The tables as another decoder has them (`ModelFileCache`); nil unless they fit together.
+    init?(storage: [UInt8], offsets: [UInt32], known: [Bool], dropsLeadingSpace: Bool) {
+        guard offsets.count == known.count + 1, offsets.first == 0, offsets.last == UInt32(storage.count),
+              zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { return nil }
+        self.storage = storage
+        self.offsets = offsets
+        self.known = known
+        self.dropsLeadingSpace = dropsLeadingSpace
+    }
+
+    /// The same tables, decoding with or without SentencePiece's leading space.
+    func droppingLeadingSpace(_ drops: Bool) -> TokenDecoder {
+        TokenDecoder(storage: storage, offsets: offsets, known: known, dropsLeadingSpace: drops)!
     }
 
     /// The decoded bytes of one id.

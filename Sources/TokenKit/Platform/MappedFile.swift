@@ -13,23 +13,33 @@ import Darwin
 ///
 /// The files mapped are never rewritten in place (the caches are replaced by
 /// rename), so a mapping stays valid while it lives.
-final class MappedFile: @unchecked Sendable {
-    let path: String
-    let base: UnsafeRawPointer
-    let count: Int
+package final class MappedFile: @unchecked Sendable {
+    package let path: String
+    package let base: UnsafeRawPointer
+    package let count: Int
     private let mapping: UnsafeMutableRawPointer?
+    /// Which file was mapped, and which version of it (from the open file, so
+    /// it describes exactly the bytes mapped).
+    let identity: FileIdentity
 
     /// Maps the file at `path`.
     ///
     /// - Throws: `TokenKitError.unreadableFile` when it cannot be opened, is
     ///   not a regular file, or cannot be mapped.
-    init(path: String, readAhead: Bool = false) throws {
-        self.path = path
+    package convenience init(path: String, readAhead: Bool = false) throws {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             throw TokenKitError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
+        try self.init(descriptor: fd, path: path, readAhead: readAhead)
+    }
+
+    /// Maps the file open as `fd` (which stays the caller's to close); `path` names it.
+    ///
+    /// - Throws: `TokenKitError.unreadableFile` when it is not a regular file or cannot be mapped.
+    package init(descriptor fd: Int32, path: String, readAhead: Bool = false) throws {
+        self.path = path
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw TokenKitError.unreadableFile(path: path, reason: String(cString: strerror(errno)))
@@ -38,6 +48,14 @@ final class MappedFile: @unchecked Sendable {
             throw TokenKitError.unreadableFile(path: path, reason: "not a regular file")
         }
         count = Int(info.st_size)
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(count),
+                                modifiedSeconds: UInt64(bitPattern: Int64(modified.tv_sec)),
+                                modifiedNanoseconds: UInt64(modified.tv_nsec))
         if count == 0 {
             mapping = nil
             base = UnsafeRawPointer(bitPattern: 1)!   // never read: every read is bounds-checked against count
@@ -60,10 +78,35 @@ final class MappedFile: @unchecked Sendable {
         if let mapping { munmap(mapping, count) }
     }
 
+    /// Lets the kernel drop the pages of `count` bytes at `start` (inside the
+    /// mapping) from this process: they stay in the page cache and are read
+    /// back if touched again. Used after reading through a large part once
+    /// (a checksum), so that peak memory is what is used, not what was checked.
+    package func release(_ start: UnsafeRawPointer, _ count: Int) {
+        guard let mapping else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let from = (start - UnsafeRawPointer(mapping) + page - 1) / page * page
+        let to = min((start - UnsafeRawPointer(mapping) + count) / page * page, self.count / page * page)
+        guard to > from else { return }
+        madvise(mapping + from, to - from, MADV_DONTNEED)
+    }
+
     /// The first `n` bytes (fewer if the file is shorter).
     func prefix(_ n: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base, count: min(n, count))
     }
 
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+}
+
+/// What tells one version of a file from another without reading it: the
+/// device and inode (which file), its size and its modification time to the
+/// nanosecond (which version). Rewriting a file changes its modification
+/// time, so a cache keyed by this (and the path) never serves an old version.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: UInt64
+    var modifiedSeconds: UInt64
+    var modifiedNanoseconds: UInt64
 }

@@ -41,17 +41,30 @@ final class TableArena: @unchecked Sendable {
     /// Checksum of the whole block, recorded next to its binary form: four
     /// independent lanes of eight bytes, so it runs at memory speed.
     func checksum() -> UInt64 {
+        Self.checksum(UnsafeRawPointer(base), size)
+    }
+
+    /// The checksum of any `size` bytes at `base`. With `mapping`, the block's
+    /// pages are handed back to the page cache a mebibyte at a time once read
+    /// (`MappedFile.release`), so checking a large mapped table does not make
+    /// the whole table resident; the pages that lookups need come back when touched.
+    static func checksum(_ base: UnsafeRawPointer, _ size: Int, releasingFrom mapping: MappedFile? = nil) -> UInt64 {
         let k: UInt64 = 0x9E37_79B9_7F4A_7C15
         var lanes: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, UInt64(size))
         var i = 0
+        var released = 0
         while i + 32 <= size {
             lanes.0 = ((lanes.0 << 5 | lanes.0 >> 59) ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* k
             lanes.1 = ((lanes.1 << 5 | lanes.1 >> 59) ^ base.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)) &* k
             lanes.2 = ((lanes.2 << 5 | lanes.2 >> 59) ^ base.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)) &* k
             lanes.3 = ((lanes.3 << 5 | lanes.3 >> 59) ^ base.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) &* k
             i += 32
+            if let mapping, i - released >= 1 << 20 {
+                mapping.release(base + released, i - released)
+                released = i
+            }
         }
-        var tail = Vocabulary.hash(UnsafePointer(base.assumingMemoryBound(to: UInt8.self)) + i, size - i)
+        var tail = Vocabulary.hash(base.assumingMemoryBound(to: UInt8.self) + i, size - i)
         for lane in [lanes.0, lanes.1, lanes.2, lanes.3] { tail = ((tail << 5 | tail >> 59) ^ lane) &* k }
         return tail ^ (tail >> 31)
     }

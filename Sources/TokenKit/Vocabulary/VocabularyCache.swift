@@ -53,12 +53,14 @@ enum VocabularyCache {
     struct ArenaReader {
         let file: MappedFile
         var offset: Int
+        /// Hand each arena's pages back once checked (for a file mapped without read-ahead).
+        var releasesChecked = false
 
         mutating func next(size: Int, checksum: UInt64) -> TableArena? {
             let padded = (size + 7) & ~7
-            guard offset + padded <= file.count else { return nil }
+            guard size >= 0, offset + padded <= file.count else { return nil }
             let arena = TableArena(mapping: file, offset: offset, size: size)
-            guard arena.checksum() == checksum else { return nil }
+            guard TableArena.checksum(arena.base, size, releasingFrom: releasesChecked ? file : nil) == checksum else { return nil }
             offset += padded
             return arena
         }
@@ -107,8 +109,9 @@ enum VocabularyCache {
         if !ok || rename(temporary.path, url.path) != 0 { unlink(temporary.path) }
     }
 
-    private static func checksum(of header: [UInt64]) -> UInt64 {
-        header.withUnsafeBytes { Vocabulary.hash($0.baseAddress!.assumingMemoryBound(to: UInt8.self), 15 * 8) }
+    /// The checksum of a header, kept in its last word: of every word before it.
+    static func checksum(of header: [UInt64]) -> UInt64 {
+        header.withUnsafeBytes { Vocabulary.hash($0.baseAddress!.assumingMemoryBound(to: UInt8.self), (header.count - 1) * 8) }
     }
 
     static func writeFully(_ fd: Int32, _ p: UnsafeRawPointer, _ count: Int) -> Bool {

@@ -48,6 +48,43 @@ final class MemorySource: ByteSource {
         }
     }
 
+    /// A regular file is counted in place from its mapping; the counts,
+    /// statistics and overflow points are those of the same bytes read in
+    /// small chunks, including a file that ends inside a UTF-8 character,
+    /// an empty file and a file with no safe cut at all.
+    @Test(arguments: ["fuzz", "cut character", "empty", "one piece", "one byte"])
+    func mappedFileCountsAsChunkedReads(kind: String) throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        var fuzz = TextFuzz(seed: 11)
+        var bytes: [UInt8]
+        switch kind {
+        case "fuzz": bytes = fuzz.text(fragments: 3000)
+        case "cut character": bytes = fuzz.text(fragments: 800) + Array("日本".utf8).dropLast(1)
+        case "empty": bytes = []
+        case "one piece": bytes = Array(repeating: UInt8(ascii: "x"), count: 5000)
+        default: bytes = [0x41]
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString).txt")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect((try FileByteSource(path: url.path, mappingFrom: 1).mapping != nil) == !bytes.isEmpty)
+
+        func count(_ open: @escaping () throws -> ByteSource) throws -> StreamCount {
+            let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2, blockSize: 256)
+            var result: StreamCount?
+            counter.run([.init(limit: 500, refuseBinary: true, sizeHint: bytes.count, open: open)]) { _, outcome in
+                if case .counted(let c) = outcome { result = c }
+            }
+            return try #require(result)
+        }
+        let mapped = try count { try FileByteSource(path: url.path, mappingFrom: 1) }
+        let chunked = try count { MemorySource(bytes) }
+        #expect(mapped.proxyTokens == chunked.proxyTokens)
+        #expect(mapped.stats == chunked.stats)
+        #expect(mapped.firstTokenPast == chunked.firstTokenPast)
+        bytes.withUnsafeBufferPointer { #expect(mapped.proxyTokens == tokenizer.count(utf8: $0)) }
+    }
+
     @Test func binaryInputStopsAtTheFirstNUL() throws {
         let tokenizer = try Tokenizer.named("cl100k_base")
         let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2, blockSize: 64)
