@@ -14,6 +14,9 @@ Tests/Fixtures/tiktoken/generate.py) and then N/20 mixed documents of 1-20 KB
 ranks. --specials puts one to four of each encoding's special-token strings
 into every text and adds each special token alone; those lines carry
 "allowed_special": "all" and the ids of encode(text, allowed_special="all").
+--long N prints N long texts instead (cases "long/..."), each 40 documents
+joined: 200 KB to 1 MB, long enough that TokenKit encodes them through its
+piece memo (`PieceCache`), with many distinct pieces to evict one another.
 
 Run with the test venv:  "$(scripts/python-env | tail -n1)" scripts/tiktoken-oracle.py
 Output is plain ASCII JSON (non-ASCII escaped), whatever the locale.
@@ -84,15 +87,28 @@ def sample(count: int, seed: int, names: list[str], specials: bool) -> None:
                    "ids": tiktoken_encodings.encode(enc, text, "all")})
 
 
+def long_texts(count: int, seed: int, names: list[str]) -> None:
+    fuzz = fuzz_text.FuzzText(seed)
+    paragraphs = fuzz_text.udhr_paragraphs(UDHR) if UDHR.is_dir() else []
+    encodings = [tiktoken_encodings.load(name) for name in names]
+    for i in range(count):
+        text = "".join(fuzz.document(paragraphs) for _ in range(40))
+        for enc in encodings:
+            write({"case": f"long/{i:02d}", "encoding": enc.name, "text": text, "ids": tiktoken_encodings.encode(enc, text)})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sample", type=int, metavar="N", help="print N seeded fuzz texts (+ N/20 documents) with their ids")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for --sample (default 0)")
     parser.add_argument("--encodings", default=",".join(tiktoken_encodings.NAMES), help="comma-separated encodings for --sample")
+    parser.add_argument("--long", type=int, metavar="N", help="print N seeded texts of 200 KB to 1 MB with their ids")
     parser.add_argument("--specials", action="store_true", help="--sample texts hold special-token strings, encoded with allowed_special='all'")
     args = parser.parse_args()
     try:
-        if args.sample is None:
+        if args.long is not None:
+            long_texts(args.long, args.seed, args.encodings.split(","))
+        elif args.sample is None:
             serve()
         else:
             sample(args.sample, args.seed, args.encodings.split(","), args.specials)

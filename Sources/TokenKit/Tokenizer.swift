@@ -140,7 +140,7 @@ public final class Tokenizer: Sendable {
     /// The token ids of a buffer of UTF-8 bytes, special-token strings as plain
     /// text; bytes that are not valid UTF-8 are encoded byte by byte.
     public func encodeOrdinary(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
-        var sink = IDCollector()
+        var sink = IDCollector(expectedBytes: bytes.count)
         run(bytes, from: 0, to: bytes.count, into: &sink)
         return sink.ids
     }
@@ -341,6 +341,17 @@ public final class Tokenizer: Sendable {
 
     @inline(__always)
     private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
+        if cursor.end &- from >= PieceCache.minimumText {
+            PieceCache.with { cache in
+                var i = from
+                while i < cursor.end && !sink.isFull {
+                    let e = S.pieceEnd(cursor, from: i)
+                    cache.encode(encoder, cursor.base, i, e, into: &sink)
+                    i = e
+                }
+            }
+            return
+        }
         var i = from
         while i < cursor.end && !sink.isFull {
             let e = S.pieceEnd(cursor, from: i)
@@ -411,6 +422,15 @@ struct FirstTokenFinder: TokenSink {
 
 struct IDCollector: TokenSink {
     var ids: [Int] = []
+
+    init() {}
+
+    /// Room for the ids of a text of `expectedBytes`, at one token per four
+    /// bytes (English averages 4.5 and code 4; CJK text grows the array once).
+    init(expectedBytes: Int) {
+        ids.reserveCapacity(expectedBytes / 4 + 16)
+    }
+
     @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { ids.append(Int(id)) }
 }
 

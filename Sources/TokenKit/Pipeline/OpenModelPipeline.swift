@@ -66,20 +66,29 @@ final class OpenModelPipeline: Sendable {
     /// Splits and encodes, with the model's encoder bound once for all pieces.
     @inline(__always)
     private func encodePieces<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
+        switch model {
+        case .mergeList(let encoder): encodePieces(with: encoder, p, from, to, into: &sink)
+        case .sentencePiece(let encoder): encodePieces(with: encoder, p, from, to, into: &sink)
+        case .wordPiece(let encoder): encodePieces(with: encoder, p, from, to, into: &sink)
+        case .unigram(let encoder): encodePieces(with: encoder, p, from, to, into: &sink)
+        }
+    }
+
+    /// A long text's pieces go through a `PieceCache` (each encoder is a pure
+    /// function of the piece's bytes, so the memo is exact for all four).
+    @inline(__always)
+    private func encodePieces<Encoder: PieceEncoder, Sink: TokenSink>(with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
         withUnsafeMutablePointer(to: &sink) { tokens in
-            switch model {
-            case .mergeList(let encoder):
+            guard to &- from >= PieceCache.minimumText else {
                 var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
                 split(0, p, from, to, into: &pieces)
-            case .sentencePiece(let encoder):
-                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
-                split(0, p, from, to, into: &pieces)
-            case .wordPiece(let encoder):
-                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
-                split(0, p, from, to, into: &pieces)
-            case .unigram(let encoder):
-                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
-                split(0, p, from, to, into: &pieces)
+                return
+            }
+            PieceCache.with { cache in
+                withUnsafeMutablePointer(to: &cache) { memo in
+                    var pieces = MemoizedPieces(encoder: encoder, tokens: tokens, memo: memo)
+                    split(0, p, from, to, into: &pieces)
+                }
             }
         }
     }
@@ -180,12 +189,13 @@ protocol PieceSink {
     mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int)
 }
 
-/// A model's encoder of one pre-tokenized piece: merge-list BPE,
-/// SentencePiece BPE, WordPiece and Unigram.
+/// A model's encoder of one pre-tokenized piece: tiktoken's byte-pair merge,
+/// merge-list BPE, SentencePiece BPE, WordPiece and Unigram.
 protocol PieceEncoder {
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink)
 }
 
+extension BytePairEncoder: PieceEncoder {}
 extension MergeListEncoder: PieceEncoder {}
 extension SentencePieceEncoder: PieceEncoder {}
 extension WordPieceEncoder: PieceEncoder {}
@@ -200,6 +210,18 @@ private struct EncodingPieces<Encoder: PieceEncoder, Tokens: TokenSink>: PieceSi
     @inline(__always)
     mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
         encoder.encode(p, from, to, into: &tokens.pointee)
+    }
+}
+
+/// `EncodingPieces` through a piece memo.
+private struct MemoizedPieces<Encoder: PieceEncoder, Tokens: TokenSink>: PieceSink {
+    let encoder: Encoder
+    let tokens: UnsafeMutablePointer<Tokens>
+    let memo: UnsafeMutablePointer<PieceCache>
+
+    @inline(__always)
+    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+        memo.pointee.encode(encoder, p, from, to, into: &tokens.pointee)
     }
 }
 

@@ -2,7 +2,8 @@
 """Expected ids for ContextKit's SentencePiece tests, from the reference libraries.
 
     reference.py sentencepiece MODEL FILE...   SentencePieceProcessor(model_file=MODEL).encode(text)
-    reference.py tokenizers TOKENIZER_JSON FILE...   Tokenizer.from_file(...).encode(text, add_special_tokens=False).ids
+    reference.py tokenizers TOKENIZER_JSON FILE...   Tokenizer.from_file(...).encode(text, add_special_tokens=False).ids,
+                                                     truncation and padding off
     reference.py mistral-data                  the folder of mistral-common's tokenizer files
 
 Each FILE is read as bytes and decoded as strict UTF-8 (a BOM stays a
@@ -38,6 +39,8 @@ def main():
     elif kind == "tokenizers":
         import tokenizers
         tokenizer = tokenizers.Tokenizer.from_file(model)
+        tokenizer.no_truncation()  # all-MiniLM's file truncates to 128 tokens
+        tokenizer.no_padding()
         encode = lambda text: tokenizer.encode(text, add_special_tokens=False).ids
     else:
         sys.exit(f"unknown reference {kind}")
