@@ -14,10 +14,12 @@ Usage: python bench/gguf_tokenizer_json.py VOCAB.gguf OUT.json
 
 from __future__ import annotations
 
-import json
 import struct
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tiktoken_tokenizer_json import write_atomically  # noqa: E402
 
 LLAMA3_PATTERN = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 QWEN2_PATTERN = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
@@ -87,10 +89,7 @@ def tokenizer_json(gguf: Path) -> dict:
 def ensure(gguf: Path, out: Path) -> Path:
     """`out`, written from `gguf` unless it is already there and newer."""
     if not out.exists() or out.stat().st_mtime < gguf.stat().st_mtime:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(tokenizer_json(gguf), ensure_ascii=False))
-        tmp.rename(out)
+        write_atomically(out, tokenizer_json(gguf))
     return out
 
 

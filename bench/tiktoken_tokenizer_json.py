@@ -20,18 +20,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))
 
-
-def byte_level_alphabet() -> dict[int, str]:
-    """GPT-2's byte-to-character table, which byte-level tokenizer.json files spell tokens in."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    table, extra = {}, 0
-    for b in range(256):
-        if b in printable:
-            table[b] = chr(b)
-        else:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
+from byte_level import byte_level_alphabet  # noqa: E402
 
 
 def split_in_two(ranks: dict[bytes, int], token: bytes, rank: int) -> tuple[bytes, bytes]:
@@ -80,12 +69,17 @@ def tokenizer_json(encoding: str) -> dict:
     }
 
 
+def write_atomically(out: Path, tokenizer: dict) -> None:
+    """Writes a tokenizer.json through a temporary file, so a reader never sees half of one."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(tokenizer, ensure_ascii=False))
+    tmp.rename(out)
+
+
 def ensure(encoding: str, out: Path) -> Path:
     if not out.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(tokenizer_json(encoding), ensure_ascii=False))
-        tmp.rename(out)
+        write_atomically(out, tokenizer_json(encoding))
     return out
 
 

@@ -14,18 +14,8 @@ import struct
 import sys
 from pathlib import Path
 
-
-def byte_level_alphabet():
-    """GPT-2's map from bytes to printable characters (printable bytes map to themselves)."""
-    keep = list(range(0x21, 0x7F)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
-    mapping, extra = {}, 0
-    for b in range(256):
-        if b in keep:
-            mapping[b] = chr(b)
-        else:
-            mapping[b] = chr(256 + extra)
-            extra += 1
-    return mapping
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from byte_level import byte_level_alphabet  # noqa: E402
 
 
 def merges():
