@@ -32,6 +32,8 @@ public final class Tokenizer: Sendable {
     public let pieceBoundary: PieceBoundary?
 
     let encoder: BytePairEncoder
+    /// Piece memos kept between calls (`PieceCache`).
+    let pieceCaches = PieceCache.Pool()
     let model: Model
     private let specialsByID: [Int: String]
     private let specialTokenMatcher: SpecialTokenMatcher
@@ -341,22 +343,21 @@ public final class Tokenizer: Sendable {
 
     @inline(__always)
     private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
-        if cursor.end &- from >= PieceCache.minimumText {
-            PieceCache.with { cache in
-                var i = from
+        pieceCaches.with(textBytes: cursor.end &- from) { memo in
+            var i = from
+            if let memo {
                 while i < cursor.end && !sink.isFull {
                     let e = S.pieceEnd(cursor, from: i)
-                    cache.encode(encoder, cursor.base, i, e, into: &sink)
+                    memo.pointee.encode(encoder, cursor.base, i, e, into: &sink)
                     i = e
                 }
+                return
             }
-            return
-        }
-        var i = from
-        while i < cursor.end && !sink.isFull {
-            let e = S.pieceEnd(cursor, from: i)
-            encoder.encode(cursor.base, i, e, into: &sink)
-            i = e
+            while i < cursor.end && !sink.isFull {
+                let e = S.pieceEnd(cursor, from: i)
+                encoder.encode(cursor.base, i, e, into: &sink)
+                i = e
+            }
         }
     }
 }

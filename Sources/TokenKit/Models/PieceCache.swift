@@ -1,9 +1,9 @@
 import Foundation
 
-/// A memo of pre-tokenized pieces and their tokens, for the length of one
-/// call on a long text: short pieces (3 to 16 bytes) in a small two-way
-/// set-associative table, longer ones (to 1 KB) in a second table whose
-/// tokens live in an arena.
+/// A memo of pre-tokenized pieces and their tokens: short pieces (3 to 16
+/// bytes) in a small two-way set-associative table that a tokenizer keeps
+/// between calls (`Pool`), longer ones (to 1 KB) in a second table, for one
+/// call, whose tokens live in an arena.
 ///
 /// ## Why it is faster
 ///
@@ -29,10 +29,12 @@ import Foundation
 ///
 /// ## Memory and worst case
 ///
-/// 512 KB + 128 KB of tables and a 768 KB arena (131,072 tokens), whatever the
-/// text: when a long piece's tokens do not fit the arena, the long table is
-/// cleared and the arena starts over. Every piece costs at most one lookup
-/// more than without the memo, so time stays linear; pieces over 1 KB
+/// 512 KB + 512 KB of tables and a 1.5 MB arena (262,144 tokens) per memo,
+/// whatever the text, and at most one memo per core per tokenizer: when a long
+/// piece's tokens do not fit the arena, the long table is cleared and the
+/// arena starts over. A long entry holds a place in its call's text, so it is
+/// valid in that call only (`call` tells). Every piece costs at most one
+/// lookup more than without the memo, so time stays linear; pieces over 1 KB
 /// (adversarial runs) go straight to the encoder.
 ///
 /// ## Performance notes
@@ -48,8 +50,8 @@ import Foundation
 ///   inlining both left the loop a call with a large prologue.
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load.
-/// - Short texts skip it (`minimumText`): clearing 640 KB costs about as much
-///   as counting 30 KB of text.
+/// - A short text makes no memo (`minimumText`): zeroing one costs about as
+///   much as counting 30 KB of text. It uses a kept one if there is one.
 struct PieceCache {
     /// Entries; a power of two.
     static let capacity = 16_384
@@ -82,7 +84,9 @@ struct PieceCache {
         var earlier: Int
         var length: Int32
         var tokenCount: Int32
-        var firstToken: Int
+        var firstToken: Int32
+        /// The call that stored it: an entry of an earlier call points into another text.
+        var call: UInt32
     }
 
     /// Long-piece entries; a power of two.
@@ -99,22 +103,64 @@ struct PieceCache {
     let arenaIDs: UnsafeMutablePointer<UInt32>
     let arenaLengths: UnsafeMutablePointer<UInt16>
     var arenaUsed = 0
+    /// This call's number (never 0, which marks an empty long entry).
+    var call: UInt32 = 1
 
-    /// Runs `body` with an empty memo, freed after. Each pair of short entries
-    /// (a set) is one 64-byte cache line.
-    static func with<R>(_ body: (inout PieceCache) -> R) -> R {
-        let shortBytes = capacity * MemoryLayout<Entry>.stride
-        let longBytes = longCapacity * MemoryLayout<LongEntry>.stride
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: shortBytes + longBytes, alignment: 64)
-        defer { raw.deallocate() }
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: shortBytes + longBytes)
-        let ids = UnsafeMutablePointer<UInt32>.allocate(capacity: arenaCapacity)
-        let lengths = UnsafeMutablePointer<UInt16>.allocate(capacity: arenaCapacity)
-        defer { ids.deallocate(); lengths.deallocate() }
-        var cache = PieceCache(entries: raw.bindMemory(to: Entry.self, capacity: capacity),
+    /// The tables of one memo, allocated once and zeroed: 512 KB of short
+    /// entries (each pair of them, a set, is one 64-byte cache line), 512 KB
+    /// of long ones and the 1.5 MB arena.
+    final class Storage {
+        let cache: PieceCache
+
+        init() {
+            let shortBytes = capacity * MemoryLayout<Entry>.stride
+            let longBytes = longCapacity * MemoryLayout<LongEntry>.stride
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: shortBytes + longBytes, alignment: 64)
+            raw.initializeMemory(as: UInt8.self, repeating: 0, count: shortBytes + longBytes)
+            cache = PieceCache(entries: raw.bindMemory(to: Entry.self, capacity: capacity),
                                long: (raw + shortBytes).bindMemory(to: LongEntry.self, capacity: longCapacity),
-                               arenaIDs: ids, arenaLengths: lengths)
-        return body(&cache)
+                               arenaIDs: .allocate(capacity: arenaCapacity), arenaLengths: .allocate(capacity: arenaCapacity))
+        }
+
+        deinit {
+            UnsafeMutableRawPointer(cache.entries).deallocate()
+            cache.arenaIDs.deallocate()
+            cache.arenaLengths.deallocate()
+        }
+    }
+
+    /// A tokenizer's memos, kept between calls so that text seen before (the
+    /// same document again, messages that share their words) starts warm.
+    /// One memo per call in flight: a call takes one, or makes one for a long
+    /// text, and gives it back; at most `limit` are kept.
+    final class Pool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var free: [(storage: Storage, call: UInt32)] = []
+        /// Memos kept: one per core, for the parallel counter's workers.
+        private let limit = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+        /// Runs `body` with a memo: a kept one, or for a text of at least
+        /// `minimumText` bytes a new one; without (nil) for a shorter text
+        /// when none is kept, since making one costs more than it saves.
+        func with<R>(textBytes: Int, _ body: (UnsafeMutablePointer<PieceCache>?) -> R) -> R {
+            lock.lock()
+            var taken = free.popLast()
+            lock.unlock()
+            if taken == nil && textBytes >= PieceCache.minimumText { taken = (Storage(), 0) }
+            guard let (storage, lastCall) = taken else { return body(nil) }
+            var cache = storage.cache
+            // Wrapping past UInt32.max would revive entries of old calls: start over instead.
+            if lastCall == .max {
+                UnsafeMutableRawPointer(cache.long).initializeMemory(as: UInt8.self, repeating: 0, count: longCapacity * MemoryLayout<LongEntry>.stride)
+            }
+            cache.call = lastCall == .max ? 1 : lastCall &+ 1
+            cache.arenaUsed = 0
+            let result = withUnsafeMutablePointer(to: &cache) { body($0) }
+            lock.lock()
+            if free.count < limit { free.append((storage, cache.call)) }
+            lock.unlock()
+            return result
+        }
     }
 
     /// The piece's key words and its slot. `n` is 3...16.
@@ -194,9 +240,9 @@ struct PieceCache {
         let hash = Vocabulary.hash(base + start, n)
         let slot = Int(truncatingIfNeeded: hash >> 32) & (Self.longCapacity &- 1)
         let entry = long[slot]
-        if entry.hash == hash && Int(entry.length) == n && memcmp(base + entry.earlier, base + start, n) == 0 {
+        if entry.hash == hash && entry.call == call && Int(entry.length) == n && memcmp(base + entry.earlier, base + start, n) == 0 {
             var tokenStart = start
-            for k in entry.firstToken..<(entry.firstToken &+ Int(entry.tokenCount)) {
+            for k in Int(entry.firstToken)..<(Int(entry.firstToken) &+ Int(entry.tokenCount)) {
                 let tokenEnd = tokenStart &+ Int(arenaLengths[k])
                 sink.token(arenaIDs[k], start: tokenStart, end: tokenEnd)
                 tokenStart = tokenEnd
@@ -205,6 +251,7 @@ struct PieceCache {
         }
         // A piece has at most one token per byte: make room for n first.
         if arenaUsed &+ n > Self.arenaCapacity {
+            // Every long entry of this call points into the arena: drop them all.
             UnsafeMutableRawPointer(long).initializeMemory(as: UInt8.self, repeating: 0, count: Self.longCapacity * MemoryLayout<LongEntry>.stride)
             arenaUsed = 0
         }
@@ -214,7 +261,7 @@ struct PieceCache {
             encoder.encode(base, start, end, into: &appending)
             arenaUsed = appending.next
         }
-        long[slot] = LongEntry(hash: hash, earlier: start, length: Int32(n), tokenCount: Int32(arenaUsed &- first), firstToken: first)
+        long[slot] = LongEntry(hash: hash, earlier: start, length: Int32(n), tokenCount: Int32(arenaUsed &- first), firstToken: Int32(first), call: call)
     }
 
     @inline(__always)

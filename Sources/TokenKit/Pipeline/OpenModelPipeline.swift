@@ -20,6 +20,8 @@ final class OpenModelPipeline: Sendable {
     let steps: [SplitStep]
     let addedTokens: AddedTokenMatcher
     let decoder: TokenDecoder
+    /// Piece memos kept between calls (`PieceCache`).
+    let pieceCaches = PieceCache.Pool()
     /// Human-readable summary (`BPE, NFC, Split(qwen2 scanner) ...`).
     let summary: String
 
@@ -74,19 +76,18 @@ final class OpenModelPipeline: Sendable {
         }
     }
 
-    /// A long text's pieces go through a `PieceCache` (each encoder is a pure
-    /// function of the piece's bytes, so the memo is exact for all four).
+    /// Pieces go through a `PieceCache` when the pool has one or the text is
+    /// long (each encoder is a pure function of the piece's bytes, so the memo
+    /// is exact for all four).
     @inline(__always)
     private func encodePieces<Encoder: PieceEncoder, Sink: TokenSink>(with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
         withUnsafeMutablePointer(to: &sink) { tokens in
-            guard to &- from >= PieceCache.minimumText else {
-                var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
-                split(0, p, from, to, into: &pieces)
-                return
-            }
-            PieceCache.with { cache in
-                withUnsafeMutablePointer(to: &cache) { memo in
+            pieceCaches.with(textBytes: to &- from) { memo in
+                if let memo {
                     var pieces = MemoizedPieces(encoder: encoder, tokens: tokens, memo: memo)
+                    split(0, p, from, to, into: &pieces)
+                } else {
+                    var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
                     split(0, p, from, to, into: &pieces)
                 }
             }
