@@ -23,8 +23,9 @@ struct SentencePieceNormalizer: Sendable {
         var i = from
         if removeExtraWhitespaces {
             while i < to {
-                let (piece, length) = prefix(p, i, to)
-                guard piece.count == 1, piece.first == 0x20 else { break }
+                let (rule, length) = prefix(p, i, to)
+                let isSpace = rule.map { $0.count == 1 && $0.first == 0x20 } ?? (length == 1 && p[i] == 0x20)
+                guard isSpace else { break }
                 i += length
             }
         }
@@ -36,17 +37,20 @@ struct SentencePieceNormalizer: Sendable {
         var consumed = origin(i)
         if !treatWhitespaceAsSuffix && addDummyPrefix { out.append(space, from: consumed) }
         var previousIsSpace = removeExtraWhitespaces
-        while i < to {
-            let (piece, length) = prefix(p, i, to)
-            consumed = origin(i)
+        // Appends what the text at `i` became, spaces escaped and, after a space, dropped.
+        func append<Piece: RandomAccessCollection>(_ piece: Piece) where Piece.Element == UInt8 {
             var s = piece.startIndex
-            while previousIsSpace && s < piece.endIndex && piece[s] == 0x20 { s += 1 }
-            if s < piece.endIndex {
-                for k in s..<piece.endIndex {
-                    if piece[k] == 0x20 { out.append(space, from: consumed) } else { out.bytes.append(piece[k]); out.origins.append(consumed) }
-                }
-                previousIsSpace = piece.last == 0x20
+            while previousIsSpace && s < piece.endIndex && piece[s] == 0x20 { s = piece.index(after: s) }
+            guard s < piece.endIndex else { return }
+            for b in piece[s...] {
+                if b == 0x20 { out.append(space, from: consumed) } else { out.bytes.append(b); out.origins.append(consumed) }
             }
+            previousIsSpace = piece.last == 0x20
+        }
+        while i < to {
+            let (rule, length) = prefix(p, i, to)
+            consumed = origin(i)
+            if let rule { append(rule) } else { append(UnsafeBufferPointer(start: p + i, count: length)) }
             i += length
             if !removeExtraWhitespaces { previousIsSpace = false }
         }
@@ -64,15 +68,18 @@ struct SentencePieceNormalizer: Sendable {
         return out
     }
 
-    /// `Normalizer::NormalizePrefix`: what the text at `i` becomes and how many bytes it takes.
+    /// `Normalizer::NormalizePrefix`: what the text at `i` becomes — a rule's
+    /// replacement, or nil for the text's own bytes, which are not copied (a
+    /// copy per character was most of the normalizer's time) — and how many
+    /// bytes it takes.
     @inline(__always)
-    private func prefix(_ p: UnsafePointer<UInt8>, _ i: Int, _ to: Int) -> (ArraySlice<UInt8>, Int) {
+    private func prefix(_ p: UnsafePointer<UInt8>, _ i: Int, _ to: Int) -> (ArraySlice<UInt8>?, Int) {
         let symbol = userDefined.longestMatch(p, i, to)
-        if symbol > 0 { return (ArraySlice(UnsafeBufferPointer(start: p + i, count: symbol)), symbol) }
+        if symbol > 0 { return (nil, symbol) }
         if let charsmap, let rule = charsmap.longestRule(p, i, to) { return (rule.replacement, rule.length) }
         let length = UTF8Decoder.scalar(p, at: i, end: to).length
         if length == 0 { return (Self.replacementCharacter[...], 1) }
-        return (ArraySlice(UnsafeBufferPointer(start: p + i, count: length)), length)
+        return (nil, length)
     }
 }
 
