@@ -343,21 +343,22 @@ public final class Tokenizer: Sendable {
 
     @inline(__always)
     private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
-        pieceCaches.with(textBytes: cursor.end &- from) { memo in
-            var i = from
-            if let memo {
-                while i < cursor.end && !sink.isFull {
-                    let e = S.pieceEnd(cursor, from: i)
-                    memo.pointee.encode(encoder, cursor.base, i, e, into: &sink)
-                    i = e
-                }
-                return
-            }
+        var i = from
+        // The memo is taken without a closure: through one, the compiler kept
+        // the memo's hit path a call (`PieceCache`'s performance notes).
+        if var lease = pieceCaches.take(textBytes: cursor.end &- from) {
             while i < cursor.end && !sink.isFull {
                 let e = S.pieceEnd(cursor, from: i)
-                encoder.encode(cursor.base, i, e, into: &sink)
+                lease.cache.encode(encoder, cursor.base, i, e, readableTo: cursor.end, into: &sink)
                 i = e
             }
+            pieceCaches.giveBack(lease)
+            return
+        }
+        while i < cursor.end && !sink.isFull {
+            let e = S.pieceEnd(cursor, from: i)
+            encoder.encode(cursor.base, i, e, into: &sink)
+            i = e
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A memo of pre-tokenized pieces and their tokens: short pieces (3 to 16
-/// bytes) in a small two-way set-associative table that a tokenizer keeps
-/// between calls (`Pool`), longer ones (to 1 KB) in a second table, for one
+/// bytes) in two small four-way set-associative tables that a tokenizer keeps
+/// between calls (`Pool`), longer ones (to 1 KB) in a third table, for one
 /// call, whose tokens live in an arena.
 ///
 /// ## Why it is faster
@@ -11,65 +11,92 @@ import Foundation
 /// piece is one vocabulary lookup, and cl100k's hash table (4 MB, o200k's
 /// 8 MB) is far larger than a core's L2 cache, so each lookup is a cache miss.
 /// Text is Zipfian: a few thousand distinct pieces make up most of a long
-/// text. The short table holds 16,384 of them in 512 KB, which stays in L2,
-/// and remembers the whole result of a piece — up to four tokens — so a word
-/// of several tokens skips the backtracking encoder's trie walk as well. CJK
-/// text is mostly long pieces (runs of ideographs with no spaces), each a
+/// text. The short tables hold 16,384 + 8,192 of them in 512 KB, which stays
+/// in L2, and remember the whole result of a piece, so a word of several
+/// tokens skips the backtracking encoder's trie walk as well. CJK text is
+/// mostly long pieces (runs of ideographs with no spaces), each a
 /// backtracking walk of many tokens; the long table replays a run seen before.
 ///
 /// ## Why it never changes an id
 ///
-/// A short entry is keyed by the piece's exact bytes (its length and all of
-/// its at most 16 bytes, as two overlapping 8-byte words). A long entry is
-/// found by hash and length and then compared byte for byte with the place in
-/// the same text where it was seen. Either way an entry holds what the encoder
-/// returned for those very bytes, and byte-pair encoding of a piece depends on
-/// nothing else, so a hit returns exactly what the encoder would. A short set
-/// holds the two pieces most recently missed there; a long slot, the last.
+/// A short entry is keyed by the piece's exact bytes: its length and all of
+/// its at most 16 bytes (one zero-padded word for a piece of up to 8 bytes,
+/// two overlapping words for a longer one). A long entry is found by hash and
+/// length and then compared byte for byte with the place in the same text
+/// where it was seen. Either way an entry holds what the encoder returned for
+/// those very bytes, and byte-pair encoding of a piece depends on nothing
+/// else, so a hit returns exactly what the encoder would. A short set holds
+/// the four pieces most recently missed there; a long slot, the last.
 ///
 /// ## Memory and worst case
 ///
-/// 512 KB + 512 KB of tables and a 1.5 MB arena (262,144 tokens) per memo,
-/// whatever the text, and at most one memo per core per tokenizer: when a long
-/// piece's tokens do not fit the arena, the long table is cleared and the
-/// arena starts over. A long entry holds a place in its call's text, so it is
-/// valid in that call only (`call` tells). Every piece costs at most one
-/// lookup more than without the memo, so time stays linear; pieces over 1 KB
-/// (adversarial runs) go straight to the encoder.
+/// 256 KB + 256 KB of short tables, 512 KB of long entries and a 1.5 MB arena
+/// (262,144 tokens) per memo, whatever the text, and at most one memo per core
+/// per tokenizer: when a long piece's tokens do not fit the arena, the long
+/// table is cleared and the arena starts over. A long entry holds a place in
+/// its call's text, so it is valid in that call only (`call` tells). Every
+/// piece costs at most two lookups more than without the memo, so time stays
+/// linear; pieces over 1 KB (adversarial runs) go straight to the encoder.
 ///
 /// ## Performance notes
 ///
 /// Measured with `tokbench` (bench/run's corpora, cl100k, count, CPU time,
-/// best of 9, on a machine loaded by other builds): scanning alone runs at
-/// about 5× the speed of counting, so the lookup was the cost to cut.
-/// - Direct-mapped, 8,192 entries: English +13%, code +38%; two-way at the
-///   same size changed little, because the English corpus has 7,320 distinct
-///   short pieces and the table thrashed; 16,384 entries: English +60% and
-///   code +31% over no memo (79 → 126 and 59 → 78 MB/s under load).
-/// - The hit path is inlined into the scan loop and the miss path is not:
-///   inlining both left the loop a call with a large prologue.
+/// best of 9): scanning alone runs at about 5× the speed of counting, so the
+/// lookup was the cost to cut.
+/// - Direct-mapped, 8,192 entries of 32 bytes: English +13%, code +38%; two
+///   ways at the same size changed little, because the English corpus has
+///   7,320 distinct short pieces and the table thrashed; 16,384 entries of 32
+///   bytes, two ways: English +60% and code +31% over no memo (79 → 126 and
+///   59 → 78 MB/s under load).
+/// - That table still missed 2.2% of lookups on the English corpus's warm
+///   pass (28,757 of 1.54M, three or more pieces sharing a set), and each
+///   miss is a full encode: callgrind put 17% of the time there. Most short
+///   pieces have at most 8 bytes and two tokens, which fit an entry of 16
+///   bytes, so four of them share a cache line: the same 512 KB as two
+///   tables of four ways misses 2,956 times (a simulation of the policy on
+///   the corpus's pieces; 8,026 with the longer pieces' table two-way).
+/// - The hit path is inlined into the scan loop and the rest is not:
+///   inlining the encoder too left the loop a call with a large prologue.
+///   The scan loop takes its memo from the pool without a closure, because
+///   through one the compiler kept `encode` a call (57 instructions a piece).
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load.
 /// - A short text makes no memo (`minimumText`): zeroing one costs about as
 ///   much as counting 30 KB of text. It uses a kept one if there is one.
 struct PieceCache {
-    /// Entries; a power of two.
-    static let capacity = 16_384
     /// Texts shorter than this are encoded without the memo.
     static let minimumText = 64 * 1_024
-    /// The longest piece kept, in bytes.
+    /// The longest piece kept in the small table, in bytes.
+    static let maximumSmallPiece = 8
+    /// Sets of four `SmallEntry`s (one cache line each); a power of two.
+    static let smallSets = 16_384
+    /// The longest piece kept in the short tables, in bytes.
     static let maximumPiece = 16
-    /// The most tokens an entry holds.
+    /// Sets of four `Entry`s (two cache lines each); a power of two.
+    static let wideSets = 8_192
+    /// The most tokens an `Entry` holds.
     static let maximumTokens = 4
-    /// One more than the largest id a short entry holds (18 bits each); a
-    /// piece with a larger id is simply not kept in the short table.
+    /// One more than the largest id an `Entry` holds (18 bits each); a piece
+    /// with a larger id is simply not kept there.
     static let idLimit: UInt32 = 1 << 18
+    /// One more than the largest id a `SmallEntry` holds (24 bits each).
+    static let smallIDLimit: UInt32 = 1 << 24
 
-    /// One piece: `head` and `tail` are its first and last eight bytes (for a
-    /// piece of under eight bytes, `head` is its bytes zero-padded and `tail`
-    /// is 0); `meta` packs its length (5 bits, 0 for an empty slot), its token
-    /// count (3 bits), the end of each token but the last (4 bits each, three)
-    /// and the first id (18 bits); `more` the next three ids (18 bits each).
+    /// A piece of 3 to 8 bytes with one or two tokens: `key` is its bytes,
+    /// zero-padded; `value` packs its length (4 bits, 0 for an empty slot),
+    /// whether it has two tokens (1 bit), the end of the first token if so
+    /// (3 bits) and the two ids (24 bits each).
+    struct SmallEntry {
+        var key: UInt64
+        var value: UInt64
+    }
+
+    /// Any other piece of 3 to 16 bytes: `head` and `tail` are its first and
+    /// last eight bytes (for a piece of under eight bytes, `head` is its bytes
+    /// zero-padded and `tail` is 0); `meta` packs its length (5 bits, 0 for an
+    /// empty slot), its token count (3 bits), the end of each token but the
+    /// last (4 bits each, three) and the first id (18 bits); `more` the next
+    /// three ids (18 bits each).
     struct Entry {
         var head: UInt64
         var tail: UInt64
@@ -98,6 +125,7 @@ struct PieceCache {
     /// not fit, the long entries are all dropped and the arena starts over.
     static let arenaCapacity = 262_144
 
+    let small: UnsafeMutablePointer<SmallEntry>
     let entries: UnsafeMutablePointer<Entry>
     let long: UnsafeMutablePointer<LongEntry>
     let arenaIDs: UnsafeMutablePointer<UInt32>
@@ -106,24 +134,31 @@ struct PieceCache {
     /// This call's number (never 0, which marks an empty long entry).
     var call: UInt32 = 1
 
-    /// The tables of one memo, allocated once and zeroed: 512 KB of short
-    /// entries (each pair of them, a set, is one 64-byte cache line), 512 KB
+    /// The tables of one memo, allocated once and zeroed, each set on cache
+    /// lines of its own: 256 KB of small entries, 256 KB of wide ones, 512 KB
     /// of long ones and the 1.5 MB arena.
     final class Storage {
         let cache: PieceCache
+        private let allocation: UnsafeMutableRawPointer
 
         init() {
-            let shortBytes = capacity * MemoryLayout<Entry>.stride
+            let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
+            let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
             let longBytes = longCapacity * MemoryLayout<LongEntry>.stride
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: shortBytes + longBytes, alignment: 64)
-            raw.initializeMemory(as: UInt8.self, repeating: 0, count: shortBytes + longBytes)
-            cache = PieceCache(entries: raw.bindMemory(to: Entry.self, capacity: capacity),
-                               long: (raw + shortBytes).bindMemory(to: LongEntry.self, capacity: longCapacity),
+            // calloc maps zeroed pages as they are first touched, so a memo
+            // costs a short text only the pages it uses; its 64-byte
+            // alignment keeps each set on whole cache lines.
+            let raw = UnsafeMutableRawPointer(calloc(1, smallBytes + wideBytes + longBytes + 64)!)
+            let aligned = raw + (64 &- Int(bitPattern: raw) & 63) & 63
+            allocation = raw
+            cache = PieceCache(small: aligned.bindMemory(to: SmallEntry.self, capacity: smallSets * 4),
+                               entries: (aligned + smallBytes).bindMemory(to: Entry.self, capacity: wideSets * 4),
+                               long: (aligned + smallBytes + wideBytes).bindMemory(to: LongEntry.self, capacity: longCapacity),
                                arenaIDs: .allocate(capacity: arenaCapacity), arenaLengths: .allocate(capacity: arenaCapacity))
         }
 
         deinit {
-            UnsafeMutableRawPointer(cache.entries).deallocate()
+            free(allocation)
             cache.arenaIDs.deallocate()
             cache.arenaLengths.deallocate()
         }
@@ -134,20 +169,26 @@ struct PieceCache {
     /// One memo per call in flight: a call takes one, or makes one for a long
     /// text, and gives it back; at most `limit` are kept.
     final class Pool: @unchecked Sendable {
+        /// A memo lent to one call: give it back with `giveBack(_:)`.
+        struct Lease {
+            fileprivate let storage: Storage
+            var cache: PieceCache
+        }
+
         private let lock = NSLock()
         private var free: [(storage: Storage, call: UInt32)] = []
         /// Memos kept: one per core, for the parallel counter's workers.
         private let limit = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-        /// Runs `body` with a memo: a kept one, or for a text of at least
-        /// `minimumText` bytes a new one; without (nil) for a shorter text
-        /// when none is kept, since making one costs more than it saves.
-        func with<R>(textBytes: Int, _ body: (UnsafeMutablePointer<PieceCache>?) -> R) -> R {
+        /// A kept memo, or for a text of at least `minimumText` bytes a new
+        /// one; nil for a shorter text when none is kept, since making one
+        /// costs more than it saves.
+        func take(textBytes: Int) -> Lease? {
             lock.lock()
             var taken = free.popLast()
             lock.unlock()
             if taken == nil && textBytes >= PieceCache.minimumText { taken = (Storage(), 0) }
-            guard let (storage, lastCall) = taken else { return body(nil) }
+            guard let (storage, lastCall) = taken else { return nil }
             var cache = storage.cache
             // Wrapping past UInt32.max would revive entries of old calls: start over instead.
             if lastCall == .max {
@@ -155,15 +196,49 @@ struct PieceCache {
             }
             cache.call = lastCall == .max ? 1 : lastCall &+ 1
             cache.arenaUsed = 0
-            let result = withUnsafeMutablePointer(to: &cache) { body($0) }
+            return Lease(storage: storage, cache: cache)
+        }
+
+        /// Keeps a memo `take` lent, for the next call.
+        func giveBack(_ lease: Lease) {
             lock.lock()
-            if free.count < limit { free.append((storage, cache.call)) }
+            if free.count < limit { free.append((lease.storage, lease.cache.call)) }
             lock.unlock()
+        }
+
+        /// Runs `body` with a memo from `take(textBytes:)`, or nil, and gives it back.
+        func with<R>(textBytes: Int, _ body: (UnsafeMutablePointer<PieceCache>?) -> R) -> R {
+            guard var lease = take(textBytes: textBytes) else { return body(nil) }
+            let result = withUnsafeMutablePointer(to: &lease.cache) { body($0) }
+            giveBack(lease)
             return result
         }
     }
 
-    /// The piece's key words and its slot. `n` is 3...16.
+    /// A piece of 3...8 bytes as one word, zero-padded, and its set's first
+    /// slot. `readable` is how far past the piece the text may be read: with
+    /// 8 bytes there, one load and a mask make the word, without a branch on
+    /// the length (which the predictor misses on English about once in three
+    /// pieces).
+    @inline(__always)
+    static func smallKey(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int) -> (word: UInt64, slot: Int) {
+        let raw = UnsafeRawPointer(p)
+        let word: UInt64
+        if readable >= 8 {
+            word = raw.loadUnaligned(as: UInt64.self) & (UInt64.max >> UInt64(64 &- 8 &* n))
+        } else if n >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+            word = low | high << UInt64((n &- 4) &* 8)
+        } else {
+            word = UInt64(p[0]) | UInt64(p[1]) << 8 | UInt64(p[2]) << 16
+        }
+        let h = (word ^ UInt64(truncatingIfNeeded: n) << 59) &* 0x9E37_79B9_7F4A_7C15
+        // The product's top bits are its best mixed: one set index from them.
+        return (word, Int(truncatingIfNeeded: h >> UInt64(64 &- smallSets.trailingZeroBitCount)) << 2)
+    }
+
+    /// The piece's key words and its set's first slot in `entries`. `n` is 3...16.
     @inline(__always)
     static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> (head: UInt64, tail: UInt64, slot: Int) {
         let raw = UnsafeRawPointer(p)
@@ -182,41 +257,85 @@ struct PieceCache {
         }
         var h = (head ^ UInt64(truncatingIfNeeded: n) << 58) &* 0x9E37_79B9_7F4A_7C15
         h = (h ^ tail ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
-        return (head, tail, Int(truncatingIfNeeded: h >> 40) & (capacity &- 2))
+        return (head, tail, (Int(truncatingIfNeeded: h >> 40) & (wideSets &- 1)) << 2)
     }
 
-    /// Encodes the piece `base[start..<end]` with `encoder`, through the memo.
+    /// Encodes the piece `base[start..<end]` with `encoder`, through the memo;
+    /// `base[start..<limit]` may be read (the rest of the text, or just the piece).
+    ///
+    /// Only the hit paths are inline: everything else (one- and two-byte
+    /// pieces, long pieces, misses) is a call, so that the scan loop this is
+    /// inlined into stays small.
     @inline(__always)
-    mutating func encode<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
+    mutating func encode<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
+                                                                 readableTo limit: Int, into sink: inout Sink) {
         let n = end &- start
-        guard n > 2 && n <= Self.maximumPiece else {
-            if n > Self.maximumPiece && n <= Self.maximumLongPiece {
-                encodeLong(encoder, base, start, end, into: &sink)
+        if UInt(bitPattern: n &- 3) <= UInt(Self.maximumSmallPiece &- 3) {
+            let (word, slot) = Self.smallKey(base + start, n, readable: limit &- start)
+            // The four ways are compared without a branch each (which way
+            // holds a piece is a coin toss to the predictor); an empty slot's
+            // value is 0, which is also "not found".
+            let length = UInt64(truncatingIfNeeded: n)
+            var value: UInt64 = 0
+            for way in 0..<4 {
+                let entry = small[slot &+ way]
+                value = (entry.key ^ word) | ((entry.value & 15) ^ length) == 0 ? entry.value : value
+            }
+            if value != 0 {
+                Self.emit(value, start: start, end: end, into: &sink)
             } else {
-                encoder.encode(base, start, end, into: &sink)
+                missed(encoder, base, start, end, into: &sink)
             }
             return
         }
+        guard UInt(bitPattern: n &- 9) <= UInt(Self.maximumPiece &- 9) else {
+            encodeUnmemoized(encoder, base, start, end, into: &sink)
+            return
+        }
         let (head, tail, slot) = Self.key(base + start, n)
-        let first = entries[slot]
-        if first.head == head && first.tail == tail && Int(first.meta & 31) == n {
-            Self.emit(first, start: start, end: end, into: &sink)
-            return
+        var found = -1
+        for way in 0..<4 {
+            let entry = entries[slot &+ way]
+            let difference = (entry.head ^ head) | (entry.tail ^ tail) | ((entry.meta & 31) ^ UInt64(truncatingIfNeeded: n))
+            found = difference == 0 ? way : found
         }
-        let second = entries[slot | 1]
-        if second.head == head && second.tail == tail && Int(second.meta & 31) == n {
-            Self.emit(second, start: start, end: end, into: &sink)
-            return
+        if found >= 0 {
+            Self.emit(entries[slot &+ found], start: start, end: end, into: &sink)
+        } else {
+            missed(encoder, base, start, end, into: &sink)
         }
-        missed(encoder, base, start, end, head: head, tail: tail, slot: slot, into: &sink)
     }
 
-    /// Encodes a piece the memo does not hold, and keeps its tokens; out of
+    /// A piece the short tables do not take: one or two bytes (the
+    /// vocabulary answers those from direct tables), a long piece, or one
+    /// over `maximumLongPiece` bytes.
+    @inline(never)
+    mutating func encodeUnmemoized<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
+        let n = end &- start
+        if n > Self.maximumPiece && n <= Self.maximumLongPiece {
+            encodeLong(encoder, base, start, end, into: &sink)
+        } else {
+            encoder.encode(base, start, end, into: &sink)
+        }
+    }
+
+    /// A piece of 3 to 16 bytes that the small table does not hold: found in
+    /// the wide table (a piece of up to 8 bytes with three or four tokens
+    /// lives there), or encoded and kept in the table its tokens fit; out of
     /// line, so that the hit path stays small enough to inline in the scan loop.
     @inline(never)
-    mutating func missed<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
-                                          head: UInt64, tail: UInt64, slot: Int, into sink: inout Sink) {
+    mutating func missed<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
+        let (head, tail, slot) = Self.key(base + start, n)
+        if n <= Self.maximumSmallPiece {
+            for way in 0..<4 {
+                let entry = entries[slot &+ way]
+                if entry.head == head && entry.tail == tail && Int(entry.meta & 31) == n {
+                    Self.emit(entry, start: start, end: end, into: &sink)
+                    return
+                }
+            }
+        }
         var recorder = Recorder()
         withUnsafeMutablePointer(to: &sink) { inner in
             withUnsafeMutablePointer(to: &recorder) { recording in
@@ -224,9 +343,18 @@ struct PieceCache {
                 encoder.encode(base, start, end, into: &teeing)
             }
         }
-        if let meta = recorder.meta(length: n) {
-            // The newer piece takes the first way, the one it displaces the second.
-            entries[slot | 1] = entries[slot]
+        // The newer piece takes the first way and the others move down one:
+        // the set keeps the four pieces most recently missed there.
+        if n <= Self.maximumSmallPiece, let value = recorder.smallValue(length: n) {
+            let set = Self.smallKey(base + start, n, readable: n).slot
+            small[set &+ 3] = small[set &+ 2]
+            small[set &+ 2] = small[set &+ 1]
+            small[set &+ 1] = small[set]
+            small[set] = SmallEntry(key: head, value: value)
+        } else if let meta = recorder.meta(length: n) {
+            entries[slot &+ 3] = entries[slot &+ 2]
+            entries[slot &+ 2] = entries[slot &+ 1]
+            entries[slot &+ 1] = entries[slot]
             entries[slot] = Entry(head: head, tail: tail, meta: meta, more: recorder.more)
         }
     }
@@ -264,50 +392,73 @@ struct PieceCache {
         long[slot] = LongEntry(hash: hash, earlier: start, length: Int32(n), tokenCount: Int32(arenaUsed &- first), firstToken: Int32(first), call: call)
     }
 
+    /// The tokens of a `SmallEntry`'s `value`.
     @inline(__always)
-    static func emit<Sink: TokenSink>(_ entry: Entry, start: Int, end: Int, into sink: inout Sink) {
-        let count = Int((entry.meta >> 5) & 7)
-        if count == 1 {
-            sink.token(UInt32(truncatingIfNeeded: entry.meta >> 20) & (idLimit &- 1), start: start, end: end)
+    static func emit<Sink: TokenSink>(_ value: UInt64, start: Int, end: Int, into sink: inout Sink) {
+        let first = UInt32(truncatingIfNeeded: value >> 8) & (smallIDLimit &- 1)
+        if value & 16 == 0 {
+            sink.token(first, start: start, end: end)
             return
         }
+        let middle = start &+ Int(truncatingIfNeeded: (value >> 5) & 7)
+        sink.token(first, start: start, end: middle)
+        sink.token(UInt32(truncatingIfNeeded: value >> 32) & (smallIDLimit &- 1), start: middle, end: end)
+    }
+
+    /// The tokens of an `Entry`.
+    @inline(__always)
+    static func emit<Sink: TokenSink>(_ entry: Entry, start: Int, end: Int, into sink: inout Sink) {
+        let count = Int(truncatingIfNeeded: (entry.meta >> 5) & 7)
         var tokenStart = start
-        for k in 0..<count {
-            let id = k == 0 ? UInt32(truncatingIfNeeded: entry.meta >> 20) & (idLimit &- 1)
-                            : UInt32(truncatingIfNeeded: entry.more >> UInt64(18 &* (k &- 1))) & (idLimit &- 1)
-            let tokenEnd = k == count &- 1 ? end : start &+ Int((entry.meta >> UInt64(8 &+ 4 &* k)) & 15)
+        var id = UInt32(truncatingIfNeeded: entry.meta >> 20) & (idLimit &- 1)
+        var k = 0
+        while k &+ 1 < count {
+            let tokenEnd = start &+ Int(truncatingIfNeeded: (entry.meta >> UInt64(8 &+ 4 &* k)) & 15)
             sink.token(id, start: tokenStart, end: tokenEnd)
+            id = UInt32(truncatingIfNeeded: entry.more >> UInt64(18 &* k)) & (idLimit &- 1)
             tokenStart = tokenEnd
+            k &+= 1
         }
+        sink.token(id, start: tokenStart, end: end)
     }
 
     /// The first tokens of a piece as the encoder gives them.
     struct Recorder {
         var count = 0
-        var meta: UInt64 = 0
-        var more: UInt64 = 0
+        var ids: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        /// The end of each token but the last, relative to the piece.
+        var ends: (Int, Int, Int) = (0, 0, 0)
         var lastEnd = 0
-        var fits = true
 
         @inline(__always)
         mutating func record(_ id: UInt32, end: Int) {
-            guard fits, count < PieceCache.maximumTokens, id < PieceCache.idLimit else { fits = false; return }
-            if count == 0 {
-                meta = UInt64(id) << 20
-            } else {
-                more |= UInt64(id) << UInt64(18 &* (count &- 1))
+            switch count {
+            case 0: ids.0 = id
+            case 1: ids.1 = id; ends.0 = lastEnd
+            case 2: ids.2 = id; ends.1 = lastEnd
+            case 3: ids.3 = id; ends.2 = lastEnd
+            default: break
             }
-            // Token ends are stored relative to the piece, for all but the last.
-            if count > 0 { meta |= UInt64(lastEnd) << UInt64(8 &+ 4 &* (count &- 1)) }
             lastEnd = end
             count &+= 1
         }
 
-        /// The entry's `meta`, or nil when the piece's tokens do not fit an entry.
-        func meta(length n: Int) -> UInt64? {
-            guard fits, count > 0 else { return nil }
-            return meta | UInt64(n) | UInt64(count) << 5
+        /// A `SmallEntry`'s value, or nil when the tokens do not fit one.
+        func smallValue(length n: Int) -> UInt64? {
+            guard count == 1 || count == 2, ids.0 < PieceCache.smallIDLimit, ids.1 < PieceCache.smallIDLimit else { return nil }
+            let value = UInt64(n) | UInt64(ids.0) << 8
+            return count == 1 ? value : value | 16 | UInt64(ends.0) << 5 | UInt64(ids.1) << 32
         }
+
+        /// An `Entry`'s `meta`, or nil when the tokens do not fit one.
+        func meta(length n: Int) -> UInt64? {
+            guard count > 0 && count <= PieceCache.maximumTokens,
+                  ids.0 < PieceCache.idLimit, ids.1 < PieceCache.idLimit, ids.2 < PieceCache.idLimit, ids.3 < PieceCache.idLimit else { return nil }
+            return UInt64(n) | UInt64(count) << 5 | UInt64(ends.0) << 8 | UInt64(ends.1) << 12 | UInt64(ends.2) << 16 | UInt64(ids.0) << 20
+        }
+
+        /// An `Entry`'s `more`: the second to fourth ids.
+        var more: UInt64 { UInt64(ids.1) | UInt64(ids.2) << 18 | UInt64(ids.3) << 36 }
     }
 }
 

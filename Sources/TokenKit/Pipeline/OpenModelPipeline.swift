@@ -81,6 +81,18 @@ final class OpenModelPipeline: Sendable {
     /// is exact for all four).
     @inline(__always)
     private func encodePieces<Encoder: PieceEncoder, Sink: TokenSink>(with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
+        // One scanner and nothing else (Llama 3, Qwen 2 and GPT-2 style
+        // models): the scan loop of the OpenAI encodings, with the memo's hit
+        // path inlined; the general path calls through `split` per piece.
+        if steps.count == 1, case .scanner(let kind) = steps[0] {
+            switch kind {
+            case .gpt2: return scan(R50kScanner.self, with: encoder, p, from, to, into: &sink)
+            case .llama3: return scan(Llama3Scanner.self, with: encoder, p, from, to, into: &sink)
+            case .qwen2: return scan(Qwen2Scanner.self, with: encoder, p, from, to, into: &sink)
+            case .cl100k: return scan(Cl100kScanner.self, with: encoder, p, from, to, into: &sink)
+            case .o200k: return scan(O200kScanner.self, with: encoder, p, from, to, into: &sink)
+            }
+        }
         withUnsafeMutablePointer(to: &sink) { tokens in
             pieceCaches.with(textBytes: to &- from) { memo in
                 if let memo {
@@ -91,6 +103,28 @@ final class OpenModelPipeline: Sendable {
                     split(0, p, from, to, into: &pieces)
                 }
             }
+        }
+    }
+
+    /// Encodes the pieces `S` cuts `p[from..<to]` into, through a memo when
+    /// the pool has one or the text is long.
+    @inline(__always)
+    private func scan<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(_ scanner: S.Type, with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
+        let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+        var i = from
+        if var lease = pieceCaches.take(textBytes: to &- from) {
+            while i < to && !sink.isFull {
+                let e = S.pieceEnd(cursor, from: i)
+                lease.cache.encode(encoder, p, i, e, readableTo: to, into: &sink)
+                i = e
+            }
+            pieceCaches.giveBack(lease)
+            return
+        }
+        while i < to && !sink.isFull {
+            let e = S.pieceEnd(cursor, from: i)
+            encoder.encode(p, i, e, into: &sink)
+            i = e
         }
     }
 
@@ -222,7 +256,7 @@ private struct MemoizedPieces<Encoder: PieceEncoder, Tokens: TokenSink>: PieceSi
 
     @inline(__always)
     mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        memo.pointee.encode(encoder, p, from, to, into: &tokens.pointee)
+        memo.pointee.encode(encoder, p, from, to, readableTo: to, into: &tokens.pointee)
     }
 }
 
