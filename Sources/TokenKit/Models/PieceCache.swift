@@ -11,11 +11,12 @@ import Foundation
 /// piece is one vocabulary lookup, and cl100k's hash table (4 MB, o200k's
 /// 8 MB) is far larger than a core's L2 cache, so each lookup is a cache miss.
 /// Text is Zipfian: a few thousand distinct pieces make up most of a long
-/// text. The short tables hold 16,384 + 8,192 of them in 512 KB, which stays
-/// in L2, and remember the whole result of a piece, so a word of several
-/// tokens skips the backtracking encoder's trie walk as well. CJK text is
-/// mostly long pieces (runs of ideographs with no spaces), each a
-/// backtracking walk of many tokens; the long table replays a run seen before.
+/// text. The short tables hold 65,536 + 32,768 of them in 2 MB (the lines an
+/// English text uses stay in L2) and remember the whole result of a piece,
+/// so a word of several tokens skips the backtracking encoder's trie walk as
+/// well. CJK text is mostly long pieces (runs of ideographs with no spaces),
+/// each a backtracking walk of many tokens; the long table replays a run
+/// seen before.
 ///
 /// ## Why it never changes an id
 ///
@@ -30,7 +31,7 @@ import Foundation
 ///
 /// ## Memory and worst case
 ///
-/// 256 KB + 256 KB of short tables, 512 KB of long entries and a 1.5 MB arena
+/// 1 MB + 1 MB of short tables, 512 KB of long entries and a 1.5 MB arena
 /// (262,144 tokens) per memo, whatever the text, and at most one memo per core
 /// per tokenizer: when a long piece's tokens do not fit the arena, the long
 /// table is cleared and the arena starts over. A long entry holds a place in
@@ -42,27 +43,45 @@ import Foundation
 ///
 /// Measured with `tokbench` (bench/run's corpora, cl100k, count, CPU time,
 /// best of 9): scanning alone runs at about 5× the speed of counting, so the
-/// lookup was the cost to cut.
+/// lookup was the cost to cut. Wall-clock figures on this 2-core VM swing by
+/// ±25% between runs of one binary, so each change was also checked with
+/// cachegrind on one warm round (`tokbench ... 3` minus `... 2`, 2 MB of the
+/// corpus), whose counts do not vary.
 /// - Direct-mapped, 8,192 entries of 32 bytes: English +13%, code +38%; two
 ///   ways at the same size changed little, because the English corpus has
 ///   7,320 distinct short pieces and the table thrashed; 16,384 entries of 32
 ///   bytes, two ways: English +60% and code +31% over no memo (79 → 126 and
 ///   59 → 78 MB/s under load).
-/// - That table still missed 2.2% of lookups on the English corpus's warm
-///   pass (28,757 of 1.54M, three or more pieces sharing a set), and each
-///   miss is a full encode: callgrind put 17% of the time there. Most short
-///   pieces have at most 8 bytes and two tokens, which fit an entry of 16
-///   bytes, so four of them share a cache line: the same 512 KB as two
-///   tables of four ways misses 2,956 times (a simulation of the policy on
-///   the corpus's pieces; 8,026 with the longer pieces' table two-way).
+/// - That table still missed 2.2% of a warm English pass (28,757 of 1.54M
+///   lookups: three or more pieces sharing a set), and each miss is a whole
+///   encode: `perf` put 17% of the time there. Most short pieces have at
+///   most 8 bytes and two tokens, which fit 16 bytes, so four share a cache
+///   line. Simulated on the corpora's pieces (warm misses, English / code):
+///   4,096 + 2,048 four-way sets (512 KB) 2,956 / 38,490; 16,384 + 8,192
+///   (2 MB) 244 / 3,117. The code corpus has 38,431 distinct short pieces,
+///   so only the larger tables hold it, and English loses nothing by them:
+///   a table larger than the pieces in use costs only the lines those
+///   pieces touch.
+/// - Which way holds a piece is a coin toss to the branch predictor, so the
+///   ways are compared without branches, and the small key is one load and
+///   a mask rather than a branch on the length: cachegrind's mispredicted
+///   branches on English went from 327 to 197 per KB.
 /// - The hit path is inlined into the scan loop and the rest is not:
 ///   inlining the encoder too left the loop a call with a large prologue.
-///   The scan loop takes its memo from the pool without a closure, because
-///   through one the compiler kept `encode` a call (57 instructions a piece).
+///   The scan loop takes its memo from the pool without a closure: through
+///   one, the compiler kept `encode` a call (57 instructions a piece).
+/// - All of it together, one warm round of 2 MB of the English corpus
+///   (cachegrind, before → after): 33.7 → 30.2 instructions a byte, L2
+///   misses 41.6 → 34.2 per KB, mispredicted branches 327 → 197 per KB;
+///   the code corpus, before the branchless key: 45.6 → 38.1 instructions,
+///   85.4 → 42.6 L2 misses per KB. Wall clock: `reports/bench.md`.
+/// - Rejected: huge pages for the tables (`madvise`): no change that the
+///   VM's noise let us see, and cachegrind does not model the TLB.
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load.
 /// - A short text makes no memo (`minimumText`): zeroing one costs about as
-///   much as counting 30 KB of text. It uses a kept one if there is one.
+///   much as counting 30 KB of text. It uses a kept one if there is one; the
+///   tables come from `calloc`, which maps zeroed pages as they are touched.
 struct PieceCache {
     /// Texts shorter than this are encoded without the memo.
     static let minimumText = 64 * 1_024
@@ -141,14 +160,15 @@ struct PieceCache {
         let cache: PieceCache
         private let allocation: UnsafeMutableRawPointer
 
-        init() {
+        /// nil when the memory cannot be had: the text is then encoded without a memo.
+        init?() {
             let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
             let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
             let longBytes = longCapacity * MemoryLayout<LongEntry>.stride
             // calloc maps zeroed pages as they are first touched, so a memo
             // costs a short text only the pages it uses; its 64-byte
             // alignment keeps each set on whole cache lines.
-            let raw = UnsafeMutableRawPointer(calloc(1, smallBytes + wideBytes + longBytes + 64)!)
+            guard let raw = calloc(1, smallBytes + wideBytes + longBytes + 64) else { return nil }
             let aligned = raw + (64 &- Int(bitPattern: raw) & 63) & 63
             allocation = raw
             cache = PieceCache(small: aligned.bindMemory(to: SmallEntry.self, capacity: smallSets * 4),
@@ -187,7 +207,7 @@ struct PieceCache {
             lock.lock()
             var taken = free.popLast()
             lock.unlock()
-            if taken == nil && textBytes >= PieceCache.minimumText { taken = (Storage(), 0) }
+            if taken == nil && textBytes >= PieceCache.minimumText, let storage = Storage() { taken = (storage, 0) }
             guard let (storage, lastCall) = taken else { return nil }
             var cache = storage.cache
             // Wrapping past UInt32.max would revive entries of old calls: start over instead.

@@ -50,7 +50,7 @@ extension UTF8Cursor {
         let punctuationStart = first.value == 0x20 ? next : i
         if punctuationStart < end {
             let p = character(at: punctuationStart)
-            if p.classes.isDisjoint(with: [.whitespace, .letter, .number]) {
+            if p.classes.isDisjoint(with: .letterNumberOrSpace) {
                 var j = endOfRun(punctuationFrom: punctuationStart &+ p.length)
                 while j < end && (base[j] == 0x0A || base[j] == 0x0D) { j &+= 1 }
                 return j

@@ -54,7 +54,7 @@ enum O200kScanner: PieceScanner {
         let c = first.classes
         let next = i &+ first.length
         let isNewline = first.value == 0x0A || first.value == 0x0D
-        let mayBePrefix = c.isDisjoint(with: [.letter, .number]) && !isNewline
+        let mayBePrefix = c.isDisjoint(with: .letterOrNumber) && !isNewline
         let word: Int?
         if mayBePrefix {
             word = casedWordEnd(t, from: next, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: true)

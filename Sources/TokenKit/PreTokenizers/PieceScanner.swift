@@ -105,7 +105,7 @@ extension UTF8Cursor {
         let punctuationStart = first.value == 0x20 ? next : i
         guard punctuationStart < end else { return nil }
         let p = character(at: punctuationStart)
-        guard p.classes.isDisjoint(with: [.whitespace, .letter, .number]) else { return nil }
+        guard p.classes.isDisjoint(with: .letterNumberOrSpace) else { return nil }
         var j = endOfRun(punctuationFrom: punctuationStart &+ p.length)
         while j < end {
             let b = base[j]
@@ -121,7 +121,7 @@ extension UTF8Cursor {
         var j = i
         while j < end {
             let c = character(at: j)
-            if !c.classes.isDisjoint(with: [.whitespace, .letter, .number]) { break }
+            if !c.classes.isDisjoint(with: .letterNumberOrSpace) { break }
             j &+= c.length
         }
         return j
