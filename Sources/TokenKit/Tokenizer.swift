@@ -144,7 +144,7 @@ public final class Tokenizer: Sendable {
     public func encodeOrdinary(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var sink = IDCollector(expectedBytes: bytes.count)
         run(bytes, from: 0, to: bytes.count, into: &sink)
-        return sink.ids
+        return sink.collected
     }
 
     /// The token ids of `text`, where the special tokens in `allowedSpecial` are
@@ -157,7 +157,7 @@ public final class Tokenizer: Sendable {
         var sink = IDCollector()
         var text = text
         _ = try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
-        return sink.ids
+        return sink.collected
     }
 
     /// How many tokens `encodeOrdinary(text)` would return (exact), without
@@ -422,18 +422,50 @@ struct FirstTokenFinder: TokenSink {
     }
 }
 
+/// Collects ids in memory of its own, grown by doubling. Through
+/// `Array.append` each token paid a runtime uniqueness check, and the larger
+/// append kept the memo's hit path out of the scan loop: a warm English
+/// encode ran 41.2 instructions a byte against count's 30.1 (cachegrind).
+/// Used in place (`inout`) and never copied: a copy would share the buffer.
 struct IDCollector: TokenSink {
-    var ids: [Int] = []
-
-    init() {}
-
-    /// Room for the ids of a text of `expectedBytes`, at one token per four
-    /// bytes (English averages 4.5 and code 4; CJK text grows the array once).
-    init(expectedBytes: Int) {
-        ids.reserveCapacity(expectedBytes / 4 + 16)
+    /// Owns the buffer, so that a collector dropped part-way (an error
+    /// thrown mid-text) frees it.
+    private final class Storage {
+        var ids: UnsafeMutablePointer<Int>
+        init(capacity: Int) { ids = .allocate(capacity: capacity) }
+        deinit { ids.deallocate() }
     }
 
-    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { ids.append(Int(id)) }
+    private let storage: Storage
+    private var ids: UnsafeMutablePointer<Int>
+    private var count = 0
+    private var capacity: Int
+
+    /// Room for the ids of a text of `expectedBytes`, at one token per four
+    /// bytes (English averages 4.5 and code 4; CJK text grows the buffer once).
+    init(expectedBytes: Int = 0) {
+        capacity = expectedBytes / 4 + 16
+        storage = Storage(capacity: capacity)
+        ids = storage.ids
+    }
+
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) {
+        if count == capacity { grow() }
+        ids[count] = Int(id)
+        count &+= 1
+    }
+
+    @inline(never) private mutating func grow() {
+        let larger = UnsafeMutablePointer<Int>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: ids, count: count)
+        ids.deallocate()
+        capacity *= 2
+        storage.ids = larger
+        ids = larger
+    }
+
+    /// The ids collected so far.
+    var collected: [Int] { Array(UnsafeBufferPointer(start: ids, count: count)) }
 }
 
 struct TokenCollector: TokenSink {

@@ -50,7 +50,7 @@ enum TokenKitFuzzProperties {
                 plainEncoder.mergeByScan(p.baseAddress!, p.count, offset: 0, into: &scan)
                 backtracking.encode(p.baseAddress!, p.count, offset: 0, into: &fast)
             }
-            if scan.ids != fast.ids { return "custom vocabulary accepted by MergeTables: backtracking \(fast.ids) != merge scan \(scan.ids)" }
+            if scan.collected != fast.collected { return "custom vocabulary accepted by MergeTables: backtracking \(fast.collected) != merge scan \(scan.collected)" }
         }
         return nil
     }
@@ -149,7 +149,7 @@ enum TokenKitFuzzProperties {
                 var scan = IDCollector(), heap = IDCollector()
                 tokenizer.encoder.mergeByScan(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &scan)
                 tokenizer.encoder.mergeByHeap(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &heap)
-                if scan.ids != heap.ids { return "piece \(piece): merge heap \(heap.ids) != merge scan \(scan.ids)" }
+                if scan.collected != heap.collected { return "piece \(piece): merge heap \(heap.collected) != merge scan \(scan.collected)" }
             }
             return nil
         }

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A memo of pre-tokenized pieces and their tokens: short pieces (3 to 16
-/// bytes) in two small four-way set-associative tables that a tokenizer keeps
-/// between calls (`Pool`), longer ones (to 1 KB) in a third table, for one
-/// call, whose tokens live in an arena.
+/// A memo of pre-tokenized pieces and their tokens, which a tokenizer keeps
+/// between calls (`Pool`): short pieces (3 to 16 bytes) in two four-way
+/// set-associative tables, longer ones (to 1 KB) in a third, whose bytes and
+/// tokens live in arenas.
 ///
 /// ## Why it is faster
 ///
@@ -16,28 +16,28 @@ import Foundation
 /// so a word of several tokens skips the backtracking encoder's trie walk as
 /// well. CJK text is mostly long pieces (runs of ideographs with no spaces),
 /// each a backtracking walk of many tokens; the long table replays a run
-/// seen before.
+/// seen before, in this call or an earlier one.
 ///
 /// ## Why it never changes an id
 ///
 /// A short entry is keyed by the piece's exact bytes: its length and all of
 /// its at most 16 bytes (one zero-padded word for a piece of up to 8 bytes,
 /// two overlapping words for a longer one). A long entry is found by hash and
-/// length and then compared byte for byte with the place in the same text
-/// where it was seen. Either way an entry holds what the encoder returned for
-/// those very bytes, and byte-pair encoding of a piece depends on nothing
-/// else, so a hit returns exactly what the encoder would. A short set holds
-/// the four pieces most recently missed there; a long slot, the last.
+/// length and then compared byte for byte with its own copy of the piece.
+/// Either way an entry holds what the encoder returned for those very bytes,
+/// and the encoding of a piece depends on nothing else, so a hit returns
+/// exactly what the encoder would. Each set holds the four pieces most
+/// recently missed there.
 ///
 /// ## Memory and worst case
 ///
-/// 1 MB + 1 MB of short tables, 512 KB of long entries and a 1.5 MB arena
-/// (262,144 tokens) per memo, whatever the text, and at most one memo per core
-/// per tokenizer: when a long piece's tokens do not fit the arena, the long
-/// table is cleared and the arena starts over. A long entry holds a place in
-/// its call's text, so it is valid in that call only (`call` tells). Every
-/// piece costs at most two lookups more than without the memo, so time stays
-/// linear; pieces over 1 KB (adversarial runs) go straight to the encoder.
+/// 1 MB + 1 MB of short tables, 2 MB of long entries, a 4 MB byte arena and
+/// a 12 MB token arena (2,097,152 tokens) per memo, whatever the text, and at
+/// most one memo per core per tokenizer: when a long piece's bytes or tokens
+/// do not fit, a new generation starts (`generation`) and every long entry
+/// is dropped at once. Every piece costs at most three lookups and one copy
+/// more than without the memo, so time stays linear; pieces over 1 KB
+/// (adversarial runs) go straight to the encoder.
 ///
 /// ## Performance notes
 ///
@@ -77,6 +77,20 @@ import Foundation
 ///   85.4 → 42.6 L2 misses per KB. Wall clock: `reports/bench.md`.
 /// - Rejected: huge pages for the tables (`madvise`): no change that the
 ///   VM's noise let us see, and cachegrind does not model the TLB.
+/// - CJK, one warm round of 2 MB of the CJK corpus (cachegrind, count,
+///   instructions a byte / L2 misses per KB, cl100k): the long table lived
+///   for one call (its entries pointed into the call's text), so a warm pass
+///   encoded every long piece again: 79.7 / 141. Entries that keep their own
+///   copy of the piece and outlive the call: 46.1 / 86. The rest was pieces
+///   of 3 to 16 bytes whose tokens fit no short entry (a few rare
+///   ideographs, three tokens each), encoded on every pass: they go to the
+///   long table too, and with `UTF8Cursor`'s undecoded three-byte runs,
+///   28.7 / 66 (o200k 69.7 / 216 → 31.7 / 62). English and code unchanged
+///   (30.2 → 30.1, 38.9 → 38.7).
+/// - The arenas are sized for a text of a few MB of CJK seen again: the
+///   corpus's 2 MB holds 9,946 distinct long pieces, 600 KB and 242,405
+///   tokens. A text whose long pieces overflow them starts generation after
+///   generation and gains nothing on a second pass, but loses nothing either.
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load.
 /// - A short text makes no memo (`minimumText`): zeroing one costs about as
@@ -123,64 +137,89 @@ struct PieceCache {
         var more: UInt64
     }
 
-    /// A piece of 17 to `maximumLongPiece` bytes: its hash and length, where in
-    /// the text it was seen (to compare the bytes), and its tokens in the arena.
+    /// A piece of 17 to `maximumLongPiece` bytes: its hash and length, where
+    /// its bytes and its tokens are in the arenas, and the arenas' generation
+    /// it was stored in.
     struct LongEntry {
         var hash: UInt64
-        var earlier: Int
+        var firstByte: Int32
         var length: Int32
-        var tokenCount: Int32
         var firstToken: Int32
-        /// The call that stored it: an entry of an earlier call points into another text.
-        var call: UInt32
+        var tokenCount: Int32
+        /// An entry of an earlier generation points into arenas since reused.
+        var generation: UInt32
     }
 
-    /// Long-piece entries; a power of two.
-    static let longCapacity = 16_384
+    /// Sets of four `LongEntry`s; a power of two. A set that five pieces of a
+    /// text share misses all five on every pass (each evicts the next one
+    /// due), so there are some six times as many sets as the CJK corpus has
+    /// long pieces: with 8,192, a warm pass of 1 MB of CJK stored 3.9% of it
+    /// again (`PieceCacheLongTableTests`).
+    static let longSets = 16_384
     /// The longest piece kept: longer ones are rare outside adversarial text,
     /// and keeping them would hold their tokens for nothing.
     static let maximumLongPiece = 1_024
-    /// Tokens the arena holds (ids, and each token's length); when a piece does
-    /// not fit, the long entries are all dropped and the arena starts over.
-    static let arenaCapacity = 262_144
+    /// Bytes of long pieces the byte arena holds.
+    static let longByteCapacity = 4 << 20
+    /// Tokens of long pieces the token arena holds (ids, and each token's
+    /// length). When a piece's bytes or tokens do not fit, a new generation
+    /// starts: every long entry is dropped and both arenas start over.
+    static let longTokenCapacity = 2 << 20
 
-    let small: UnsafeMutablePointer<SmallEntry>
+        let small: UnsafeMutablePointer<SmallEntry>
     let entries: UnsafeMutablePointer<Entry>
     let long: UnsafeMutablePointer<LongEntry>
+    let arenaBytes: UnsafeMutablePointer<UInt8>
     let arenaIDs: UnsafeMutablePointer<UInt32>
     let arenaLengths: UnsafeMutablePointer<UInt16>
-    var arenaUsed = 0
-    /// This call's number (never 0, which marks an empty long entry).
-    var call: UInt32 = 1
+    var bytesUsed = 0
+    var tokensUsed = 0
+    /// The arenas' generation (never 0, which marks an empty long entry).
+    var generation: UInt32 = 1
 
     /// The tables of one memo, allocated once and zeroed, each set on cache
-    /// lines of its own: 256 KB of small entries, 256 KB of wide ones, 512 KB
-    /// of long ones and the 1.5 MB arena.
+    /// lines of its own: 1 MB of small entries, 1 MB of wide ones, 2 MB of
+    /// long ones, and the arenas (4 MB of bytes, 12 MB of tokens). Pages are
+    /// mapped as they are first touched, so a memo holds only what it used.
     final class Storage {
-        let cache: PieceCache
+        fileprivate let tables: UnsafeMutableRawPointer
+        fileprivate let bytes: UnsafeMutablePointer<UInt8>
+        fileprivate let ids: UnsafeMutablePointer<UInt32>
+        fileprivate let lengths: UnsafeMutablePointer<UInt16>
         private let allocation: UnsafeMutableRawPointer
+
+        static let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
+        static let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
+        static let longBytes = longSets * 4 * MemoryLayout<LongEntry>.stride
 
         /// nil when the memory cannot be had: the text is then encoded without a memo.
         init?() {
-            let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
-            let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
-            let longBytes = longCapacity * MemoryLayout<LongEntry>.stride
             // calloc maps zeroed pages as they are first touched, so a memo
             // costs a short text only the pages it uses; its 64-byte
             // alignment keeps each set on whole cache lines.
-            guard let raw = calloc(1, smallBytes + wideBytes + longBytes + 64) else { return nil }
-            let aligned = raw + (64 &- Int(bitPattern: raw) & 63) & 63
+            guard let raw = calloc(1, Self.smallBytes + Self.wideBytes + Self.longBytes + 64) else { return nil }
+            guard let arena = malloc(longByteCapacity + longTokenCapacity * 6) else {
+                free(raw)
+                return nil
+            }
             allocation = raw
-            cache = PieceCache(small: aligned.bindMemory(to: SmallEntry.self, capacity: smallSets * 4),
-                               entries: (aligned + smallBytes).bindMemory(to: Entry.self, capacity: wideSets * 4),
-                               long: (aligned + smallBytes + wideBytes).bindMemory(to: LongEntry.self, capacity: longCapacity),
-                               arenaIDs: .allocate(capacity: arenaCapacity), arenaLengths: .allocate(capacity: arenaCapacity))
+            tables = raw + (64 &- Int(bitPattern: raw) & 63) & 63
+            ids = arena.bindMemory(to: UInt32.self, capacity: longTokenCapacity)
+            lengths = (arena + longTokenCapacity * 4).bindMemory(to: UInt16.self, capacity: longTokenCapacity)
+            bytes = (arena + longTokenCapacity * 6).bindMemory(to: UInt8.self, capacity: longByteCapacity)
+        }
+
+        /// An empty memo over these tables.
+        var emptyCache: PieceCache {
+            PieceCache(small: tables.assumingMemoryBound(to: SmallEntry.self),
+                       entries: (tables + Self.smallBytes).assumingMemoryBound(to: Entry.self),
+                       long: (tables + Self.smallBytes + Self.wideBytes).assumingMemoryBound(to: LongEntry.self),
+                       arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths)
         }
 
         deinit {
             free(allocation)
-            cache.arenaIDs.deallocate()
-            cache.arenaLengths.deallocate()
+            free(UnsafeMutableRawPointer(ids))
         }
     }
 
@@ -196,7 +235,7 @@ struct PieceCache {
         }
 
         private let lock = NSLock()
-        private var free: [(storage: Storage, call: UInt32)] = []
+        private var free: [Lease] = []
         /// Memos kept: one per core, for the parallel counter's workers.
         private let limit = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -205,24 +244,17 @@ struct PieceCache {
         /// costs more than it saves.
         func take(textBytes: Int) -> Lease? {
             lock.lock()
-            var taken = free.popLast()
+            let kept = free.popLast()
             lock.unlock()
-            if taken == nil && textBytes >= PieceCache.minimumText, let storage = Storage() { taken = (storage, 0) }
-            guard let (storage, lastCall) = taken else { return nil }
-            var cache = storage.cache
-            // Wrapping past UInt32.max would revive entries of old calls: start over instead.
-            if lastCall == .max {
-                UnsafeMutableRawPointer(cache.long).initializeMemory(as: UInt8.self, repeating: 0, count: longCapacity * MemoryLayout<LongEntry>.stride)
-            }
-            cache.call = lastCall == .max ? 1 : lastCall &+ 1
-            cache.arenaUsed = 0
-            return Lease(storage: storage, cache: cache)
+            if let kept { return kept }
+            guard textBytes >= PieceCache.minimumText, let storage = Storage() else { return nil }
+            return Lease(storage: storage, cache: storage.emptyCache)
         }
 
-        /// Keeps a memo `take` lent, for the next call.
+        /// Keeps a memo `take` lent, with what it learned, for the next call.
         func giveBack(_ lease: Lease) {
             lock.lock()
-            if free.count < limit { free.append((lease.storage, lease.cache.call)) }
+            if free.count < limit { free.append(lease) }
             lock.unlock()
         }
 
@@ -242,17 +274,9 @@ struct PieceCache {
     /// pieces).
     @inline(__always)
     static func smallKey(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int) -> (word: UInt64, slot: Int) {
-        let raw = UnsafeRawPointer(p)
-        let word: UInt64
-        if readable >= 8 {
-            word = raw.loadUnaligned(as: UInt64.self) & (UInt64.max >> UInt64(64 &- 8 &* n))
-        } else if n >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
-            word = low | high << UInt64((n &- 4) &* 8)
-        } else {
-            word = UInt64(p[0]) | UInt64(p[1]) << 8 | UInt64(p[2]) << 16
-        }
+        let word = readable >= 8
+            ? UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & (UInt64.max >> UInt64(64 &- 8 &* n))
+            : paddedWord(p, n)
         let h = (word ^ UInt64(truncatingIfNeeded: n) << 59) &* 0x9E37_79B9_7F4A_7C15
         // The product's top bits are its best mixed: one set index from them.
         return (word, Int(truncatingIfNeeded: h >> UInt64(64 &- smallSets.trailingZeroBitCount)) << 2)
@@ -266,18 +290,24 @@ struct PieceCache {
         if n >= 8 {
             head = raw.loadUnaligned(as: UInt64.self)
             tail = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-        } else if n >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
-            head = low | high << UInt64((n &- 4) &* 8)
-            tail = 0
         } else {
-            head = UInt64(p[0]) | UInt64(p[1]) << 8 | UInt64(p[2]) << 16
+            head = paddedWord(p, n)
             tail = 0
         }
         var h = (head ^ UInt64(truncatingIfNeeded: n) << 58) &* 0x9E37_79B9_7F4A_7C15
         h = (h ^ tail ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
         return (head, tail, (Int(truncatingIfNeeded: h >> 40) & (wideSets &- 1)) << 2)
+    }
+
+    /// The `n` bytes at `p` (3...7), zero-padded to a word, reading no byte
+    /// past them: two overlapping four-byte loads, or three bytes.
+    @inline(__always)
+    static func paddedWord(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        guard n >= 4 else { return UInt64(p[0]) | UInt64(p[1]) << 8 | UInt64(p[2]) << 16 }
+        let raw = UnsafeRawPointer(p)
+        let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+        let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+        return low | high << UInt64((n &- 4) &* 8)
     }
 
     /// Encodes the piece `base[start..<end]` with `encoder`, through the memo;
@@ -328,7 +358,9 @@ struct PieceCache {
 
     /// A piece the short tables do not take: one or two bytes (the
     /// vocabulary answers those from direct tables), a long piece, or one
-    /// over `maximumLongPiece` bytes.
+    /// over `maximumLongPiece` bytes. One call out of the scan loop, with
+    /// the long path inlined into it (a second call per long piece cost CJK
+    /// text, which is mostly long pieces).
     @inline(never)
     mutating func encodeUnmemoized<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
@@ -341,8 +373,10 @@ struct PieceCache {
 
     /// A piece of 3 to 16 bytes that the small table does not hold: found in
     /// the wide table (a piece of up to 8 bytes with three or four tokens
-    /// lives there), or encoded and kept in the table its tokens fit; out of
-    /// line, so that the hit path stays small enough to inline in the scan loop.
+    /// lives there) or the long one (a piece whose tokens fit neither: CJK
+    /// pieces of a few rare characters), or encoded and kept in the table its
+    /// tokens fit; out of line, so that the hit path stays small enough to
+    /// inline in the scan loop.
     @inline(never)
     mutating func missed<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
@@ -356,60 +390,113 @@ struct PieceCache {
                 }
             }
         }
-        var recorder = Recorder()
-        withUnsafeMutablePointer(to: &sink) { inner in
-            withUnsafeMutablePointer(to: &recorder) { recording in
-                var teeing = TeeingSink(inner: inner, recorder: recording, pieceStart: start)
-                encoder.encode(base, start, end, into: &teeing)
-            }
-        }
+        let hash = Vocabulary.hash(base + start, n)
+        if replayLong(hash, base, start, end, into: &sink) { return }
+        let firstToken = encodeIntoArena(encoder, base, start, end, into: &sink)
+        let tokens = Self.ShortTokens(ids: arenaIDs + firstToken, lengths: arenaLengths + firstToken, count: tokensUsed &- firstToken)
         // The newer piece takes the first way and the others move down one:
         // the set keeps the four pieces most recently missed there.
-        if n <= Self.maximumSmallPiece, let value = recorder.smallValue(length: n) {
+        if n <= Self.maximumSmallPiece, let value = tokens.smallValue(length: n) {
             let set = Self.smallKey(base + start, n, readable: n).slot
             small[set &+ 3] = small[set &+ 2]
             small[set &+ 2] = small[set &+ 1]
             small[set &+ 1] = small[set]
             small[set] = SmallEntry(key: head, value: value)
-        } else if let meta = recorder.meta(length: n) {
+        } else if let meta = tokens.meta(length: n) {
             entries[slot &+ 3] = entries[slot &+ 2]
             entries[slot &+ 2] = entries[slot &+ 1]
             entries[slot &+ 1] = entries[slot]
-            entries[slot] = Entry(head: head, tail: tail, meta: meta, more: recorder.more)
+            entries[slot] = Entry(head: head, tail: tail, meta: meta, more: tokens.more)
+        } else {
+            keepLong(hash, base + start, n, firstToken: firstToken)
+            return
         }
+        // Kept in a short table: the tokens' place in the arena is free again.
+        tokensUsed = firstToken
     }
 
     /// A piece of 17 to `maximumLongPiece` bytes (CJK text is mostly these):
-    /// found by hash and length, then compared byte for byte with where it was
-    /// seen before in the same text.
-    @inline(never)
+    /// replayed from the long table, or encoded and kept there. Entries
+    /// outlive the call, so a text seen before replays its long pieces as
+    /// well as its short ones.
+    @inline(__always)
     mutating func encodeLong<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
         let hash = Vocabulary.hash(base + start, n)
-        let slot = Int(truncatingIfNeeded: hash >> 32) & (Self.longCapacity &- 1)
-        let entry = long[slot]
-        if entry.hash == hash && entry.call == call && Int(entry.length) == n && memcmp(base + entry.earlier, base + start, n) == 0 {
-            var tokenStart = start
-            for k in Int(entry.firstToken)..<(Int(entry.firstToken) &+ Int(entry.tokenCount)) {
-                let tokenEnd = tokenStart &+ Int(arenaLengths[k])
-                sink.token(arenaIDs[k], start: tokenStart, end: tokenEnd)
-                tokenStart = tokenEnd
+        if replayLong(hash, base, start, end, into: &sink) { return }
+        let firstToken = encodeIntoArena(encoder, base, start, end, into: &sink)
+        keepLong(hash, base + start, n, firstToken: firstToken)
+    }
+
+    /// Gives the tokens of `base[start..<end]` from the long table, if its set
+    /// of four holds the piece: found by hash and length, then compared byte
+    /// for byte with the copy in the byte arena.
+    @inline(__always)
+    func replayLong<Sink: TokenSink>(_ hash: UInt64, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) -> Bool {
+        let n = end &- start
+        let set = (Int(truncatingIfNeeded: hash >> 32) & (Self.longSets &- 1)) << 2
+        for way in 0..<4 {
+            let entry = long[set &+ way]
+            if entry.hash == hash && entry.generation == generation && Int(entry.length) == n
+                && memcmp(arenaBytes + Int(entry.firstByte), base + start, n) == 0 {
+                var tokenStart = start
+                for k in Int(entry.firstToken)..<(Int(entry.firstToken) &+ Int(entry.tokenCount)) {
+                    let tokenEnd = tokenStart &+ Int(arenaLengths[k])
+                    sink.token(arenaIDs[k], start: tokenStart, end: tokenEnd)
+                    tokenStart = tokenEnd
+                }
+                return true
             }
-            return
         }
-        // A piece has at most one token per byte: make room for n first.
-        if arenaUsed &+ n > Self.arenaCapacity {
-            // Every long entry of this call points into the arena: drop them all.
-            UnsafeMutableRawPointer(long).initializeMemory(as: UInt8.self, repeating: 0, count: Self.longCapacity * MemoryLayout<LongEntry>.stride)
-            arenaUsed = 0
+        return false
+    }
+
+    /// Encodes the piece, passing its tokens to `sink` and appending them to
+    /// the token arena from the index it returns (`tokensUsed` is then past
+    /// them). Starts a new generation first if the arenas might not hold the
+    /// piece and its tokens: a piece has at most one token per byte.
+    @inline(__always)
+    mutating func encodeIntoArena<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) -> Int {
+        let n = end &- start
+        if bytesUsed &+ n > Self.longByteCapacity || tokensUsed &+ n > Self.longTokenCapacity {
+            startGeneration()
         }
-        let first = arenaUsed
+        let firstToken = tokensUsed
         withUnsafeMutablePointer(to: &sink) { inner in
-            var appending = ArenaAppendingSink(inner: inner, ids: arenaIDs, lengths: arenaLengths, next: first)
+            var appending = ArenaAppendingSink(inner: inner, ids: arenaIDs, lengths: arenaLengths, next: firstToken)
             encoder.encode(base, start, end, into: &appending)
-            arenaUsed = appending.next
+            tokensUsed = appending.next
         }
-        long[slot] = LongEntry(hash: hash, earlier: start, length: Int32(n), tokenCount: Int32(arenaUsed &- first), firstToken: Int32(first), call: call)
+        return firstToken
+    }
+
+    /// Keeps the piece at `piece` (`n` bytes), whose tokens `encodeIntoArena`
+    /// just appended from `firstToken`, in the long table: its bytes are
+    /// copied to the byte arena, and the newest piece takes its set's first way.
+    @inline(__always)
+    mutating func keepLong(_ hash: UInt64, _ piece: UnsafePointer<UInt8>, _ n: Int, firstToken: Int) {
+        let set = (Int(truncatingIfNeeded: hash >> 32) & (Self.longSets &- 1)) << 2
+        (arenaBytes + bytesUsed).update(from: piece, count: n)
+        long[set &+ 3] = long[set &+ 2]
+        long[set &+ 2] = long[set &+ 1]
+        long[set &+ 1] = long[set]
+        long[set] = LongEntry(hash: hash, firstByte: Int32(bytesUsed), length: Int32(n),
+                              firstToken: Int32(firstToken), tokenCount: Int32(tokensUsed &- firstToken), generation: generation)
+        bytesUsed &+= n
+    }
+
+    /// Drops every long entry at once and starts both arenas over. Only when
+    /// the generation number would wrap (and old entries come back to life)
+    /// is the table cleared.
+    mutating func startGeneration() {
+        bytesUsed = 0
+        tokensUsed = 0
+        if generation == .max {
+            UnsafeMutableRawPointer(long).initializeMemory(as: UInt8.self, repeating: 0, count: Storage.longBytes)
+            generation = 1
+        } else {
+            generation &+= 1
+        }
     }
 
     /// The tokens of a `SmallEntry`'s `value`.
@@ -442,56 +529,42 @@ struct PieceCache {
         sink.token(id, start: tokenStart, end: end)
     }
 
-    /// The first tokens of a piece as the encoder gives them.
-    struct Recorder {
-        var count = 0
-        var ids: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-        /// The end of each token but the last, relative to the piece.
-        var ends: (Int, Int, Int) = (0, 0, 0)
-        var lastEnd = 0
-
-        @inline(__always)
-        mutating func record(_ id: UInt32, end: Int) {
-            switch count {
-            case 0: ids.0 = id
-            case 1: ids.1 = id; ends.0 = lastEnd
-            case 2: ids.2 = id; ends.1 = lastEnd
-            case 3: ids.3 = id; ends.2 = lastEnd
-            default: break
-            }
-            lastEnd = end
-            count &+= 1
-        }
+    /// A short piece's tokens, as `encodeIntoArena` left them in the arena,
+    /// packed for the short tables.
+    struct ShortTokens {
+        let ids: UnsafeMutablePointer<UInt32>
+        let lengths: UnsafeMutablePointer<UInt16>
+        let count: Int
 
         /// A `SmallEntry`'s value, or nil when the tokens do not fit one.
         func smallValue(length n: Int) -> UInt64? {
-            guard count == 1 || count == 2, ids.0 < PieceCache.smallIDLimit, ids.1 < PieceCache.smallIDLimit else { return nil }
-            let value = UInt64(n) | UInt64(ids.0) << 8
-            return count == 1 ? value : value | 16 | UInt64(ends.0) << 5 | UInt64(ids.1) << 32
+            guard count == 1 || count == 2, ids[0] < PieceCache.smallIDLimit else { return nil }
+            let value = UInt64(n) | UInt64(ids[0]) << 8
+            guard count == 2 else { return value }
+            guard ids[1] < PieceCache.smallIDLimit else { return nil }
+            return value | 16 | UInt64(lengths[0]) << 5 | UInt64(ids[1]) << 32
         }
 
-        /// An `Entry`'s `meta`, or nil when the tokens do not fit one.
+        /// An `Entry`'s `meta`, or nil when the tokens do not fit one: the
+        /// length, the count, the end of each token but the last and the first id.
         func meta(length n: Int) -> UInt64? {
-            guard count > 0 && count <= PieceCache.maximumTokens,
-                  ids.0 < PieceCache.idLimit, ids.1 < PieceCache.idLimit, ids.2 < PieceCache.idLimit, ids.3 < PieceCache.idLimit else { return nil }
-            return UInt64(n) | UInt64(count) << 5 | UInt64(ends.0) << 8 | UInt64(ends.1) << 12 | UInt64(ends.2) << 16 | UInt64(ids.0) << 20
+            guard count > 0 && count <= PieceCache.maximumTokens else { return nil }
+            var meta = UInt64(n) | UInt64(count) << 5 | UInt64(ids[0]) << 20
+            var end = 0
+            for k in 0..<count {
+                guard ids[k] < PieceCache.idLimit else { return nil }
+                end &+= Int(lengths[k])
+                if k &+ 1 < count { meta |= UInt64(end) << UInt64(8 &+ 4 &* k) }
+            }
+            return meta
         }
 
-        /// An `Entry`'s `more`: the second to fourth ids.
-        var more: UInt64 { UInt64(ids.1) | UInt64(ids.2) << 18 | UInt64(ids.3) << 36 }
-    }
-}
-
-/// Passes tokens on to `inner` and records them, relative to the piece start.
-private struct TeeingSink<Inner: TokenSink>: TokenSink {
-    let inner: UnsafeMutablePointer<Inner>
-    let recorder: UnsafeMutablePointer<PieceCache.Recorder>
-    let pieceStart: Int
-
-    @inline(__always)
-    mutating func token(_ id: UInt32, start: Int, end: Int) {
-        recorder.pointee.record(id, end: end &- pieceStart)
-        inner.pointee.token(id, start: start, end: end)
+        /// An `Entry`'s `more`: the second to fourth ids (0 past `count`).
+        var more: UInt64 {
+            var more: UInt64 = 0
+            for k in 1..<max(1, count) { more |= UInt64(ids[k]) << UInt64(18 &* (k &- 1)) }
+            return more
+        }
     }
 }
 

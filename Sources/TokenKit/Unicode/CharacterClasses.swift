@@ -60,6 +60,11 @@ public final class CharacterClassTable: @unchecked Sendable {
     private let blocks: UnsafeMutablePointer<UInt8>         // distinct blocks × 256
     /// Block 0 (U+0000–U+00FF), for the ASCII fast path.
     private let latin: UnsafeMutablePointer<UInt8>
+    /// For each run of 16 code points in U+0800–U+FFFF (the three-byte
+    /// characters, indexed by `value >> 4`): their classes when all 16 are
+    /// scalars with the same, non-empty classes (runs of CJK ideographs,
+    /// kana, Hangul), else 0; derived from the blocks at start-up.
+    @usableFromInline let threeByteRunClasses: UnsafePointer<UInt8>
 
     private static func layout(distinctBlocks: Int) -> (size: Int, index: Int, blocks: Int) {
         var a = ArenaLayout()
@@ -79,7 +84,19 @@ public final class CharacterClassTable: @unchecked Sendable {
         blockIndex = arena.table(UInt16.self, at: l.index)
         blocks = arena.table(UInt8.self, at: l.blocks)
         latin = blocks + Int(blockIndex[0]) * 256
+        let runs = UnsafeMutablePointer<UInt8>.allocate(capacity: 4_096)
+        for run in 0..<4_096 {
+            let first = UInt32(run) << 4
+            let block = blocks + Int(blockIndex[Int(first >> 8)]) * 256 + Int(first & 0xFF)
+            // Overlong forms (below U+0800) and surrogates are not characters:
+            // the decoder, not this table, must see those.
+            let valid = first >= 0x800 && !(0xD800...0xDFFF).contains(first)
+            runs[run] = valid && (1..<16).allSatisfy { block[$0] == block[0] } ? block[0] : 0
+        }
+        threeByteRunClasses = UnsafePointer(runs)
     }
+
+    deinit { threeByteRunClasses.deallocate() }
 
     private static func build(storingAt url: URL?) -> (Int, TableArena) {
         var uniqueBlocks: [[UInt8]] = []

@@ -54,3 +54,80 @@ extension OpenModels {
         }
     }
 }
+
+/// The memo's long table, driven directly: its ids against the encoder's own
+/// for every piece, across calls and across a full arena.
+@Suite struct PieceCacheLongTableTests {
+    /// Runs of 6 to 60 CJK ideographs (18 to 180 bytes: long pieces to
+    /// cl100k), nearly all distinct, between commas and newlines.
+    static func ideographRuns(bytes: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        var text = ""
+        text.reserveCapacity(bytes)
+        while text.utf8.count < bytes {
+            for _ in 0..<(6 + next(55)) { text.unicodeScalars.append(Unicode.Scalar(0x4E00 + UInt32(next(0x5000)))!) }
+            text += next(4) == 0 ? "\n" : "，"
+        }
+        return Array(text.utf8)
+    }
+
+    struct Token: Equatable { var id: UInt32, start: Int, end: Int }
+    struct Collector: TokenSink {
+        var tokens: [Token] = []
+        mutating func token(_ id: UInt32, start: Int, end: Int) { tokens.append(Token(id: id, start: start, end: end)) }
+    }
+
+    /// Every piece through the encoder alone, and through `cache`.
+    static func encode(_ text: [UInt8], _ tokenizer: Tokenizer, _ cache: inout PieceCache) -> (direct: [Token], memo: [Token]) {
+        text.withUnsafeBufferPointer { bytes in
+            var direct = Collector(), memo = Collector()
+            tokenizer.preTokenizer.forEachPiece(in: bytes, from: 0, to: bytes.count) { a, b in
+                tokenizer.encoder.encode(bytes.baseAddress!, a, b, into: &direct)
+                cache.encode(tokenizer.encoder, bytes.baseAddress!, a, b, readableTo: bytes.count, into: &memo)
+            }
+            return (direct.tokens, memo.tokens)
+        }
+    }
+
+    /// Runs `body` with cl100k and a new memo, kept alive until it returns.
+    static func withNewMemo(_ body: (Tokenizer, inout PieceCache) throws -> Void) throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        let storage = try #require(PieceCache.Storage())
+        var cache = storage.emptyCache
+        try withExtendedLifetime(storage) { try body(tokenizer, &cache) }
+    }
+
+    @Test("a text seen in an earlier call replays its long pieces: the same ids, and next to nothing stored again")
+    func longPiecesOutliveTheCall() throws { try Self.withNewMemo { tokenizer, cache in
+        let text = Self.ideographRuns(bytes: 1 << 20, seed: 1)
+        let first = Self.encode(text, tokenizer, &cache)
+        #expect(first.memo == first.direct)
+        let stored = (cache.bytesUsed, cache.tokensUsed)
+        #expect(stored.0 > 900_000, "the text's long pieces were not stored: \(stored.0) bytes")
+        let again = Self.encode(text, tokenizer, &cache)
+        #expect(again.memo == again.direct)
+        // A set holds four pieces, so the few that met four others in their
+        // set were evicted and are stored again; entries that lived for one
+        // call would all be.
+        #expect(cache.generation == 1, "the arenas filled: this text is meant to fit them")
+        let storedAgain = cache.bytesUsed - stored.0
+        #expect(storedAgain * 50 < stored.0, "the second pass stored \(storedAgain) of \(stored.0) bytes again")
+    } }
+
+    @Test("when the arenas fill, a new generation starts and no id changes, before or after")
+    func fullArenasStartANewGeneration() throws { try Self.withNewMemo { tokenizer, cache in
+        // Half again the byte arena: the first pass fills it and starts over,
+        // the second meets entries of both generations' texts.
+        let text = Self.ideographRuns(bytes: PieceCache.longByteCapacity * 3 / 2, seed: 2)
+        for pass in 1...2 {
+            let (direct, memo) = Self.encode(text, tokenizer, &cache)
+            #expect(memo == direct, "pass \(pass): the memo changed an id")
+        }
+        #expect(cache.generation >= 3, "the arenas never filled: generation \(cache.generation)")
+    } }
+}
+

@@ -19,6 +19,37 @@ struct UnicodeSourceTests {
         #expect(wrong.isEmpty, "\(wrong.prefix(10).map { String($0, radix: 16) })")
     }
 
+    /// Every three-byte sequence, valid or not, classified without decoding
+    /// (`UTF8Cursor.uniformThreeByteClasses`) where the cursor takes that
+    /// path, is classified as decoding it would: same classes, three bytes.
+    @Test func undecodedThreeByteCharactersMatchDecodedOnes() {
+        let table = CharacterClassTable.shared
+        var wrong: [String] = [], undecoded = 0
+        var bytes: [UInt8] = []
+        for b0 in UInt8(0xE0)...0xEF {
+            for b1 in UInt8(0x00)...0xFF {
+                for b2 in UInt8(0x00)...0xFF {
+                    bytes = [b0, b1, b2, 0x20]
+                    bytes.withUnsafeBufferPointer { p in
+                        let cursor = UTF8Cursor(base: p.baseAddress!, end: 4, table: table)
+                        let fast = cursor.uniformThreeByteClasses(at: 0)
+                        guard !fast.isEmpty else { return }
+                        undecoded += 1
+                        let decoded = cursor.character(at: 0)
+                        if decoded.length != 3 || decoded.classes != fast { wrong.append(bytes.map { String($0, radix: 16) }.joined(separator: " ")) }
+                    }
+                }
+            }
+        }
+        print("three-byte characters classified undecoded: \(undecoded) of \(16 * 256 * 256) sequences tried, \(wrong.count) wrong")
+        // U+4E00 (the first CJK ideograph) and U+AC00 (the first Hangul syllable) take the fast path.
+        for sample: [UInt8] in [[0xE4, 0xB8, 0x80], [0xEA, 0xB0, 0x80]] {
+            let classes = (sample + [0x20]).withUnsafeBufferPointer { UTF8Cursor(base: $0.baseAddress!, end: 4, table: table).uniformThreeByteClasses(at: 0) }
+            #expect(!classes.isEmpty && classes == table.classes(of: UTF8Decoder.scalar(sample, at: 0, end: 3).value), "\(sample) is decoded: CJK text would decode every character")
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+    }
+
     static func hex(_ c: UInt32) -> String { "U+" + String(c, radix: 16, uppercase: true) }
 
     static func isNewerThanUnicode15(_ c: UInt32) -> Bool {
