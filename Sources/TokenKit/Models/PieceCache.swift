@@ -434,7 +434,7 @@ struct PieceCache {
     @inline(__always)
     func replayLong<Sink: TokenSink>(_ hash: UInt64, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) -> Bool {
         let n = end &- start
-        let set = (Int(truncatingIfNeeded: hash >> 32) & (Self.longSets &- 1)) << 2
+        let set = Self.longSet(hash)
         for way in 0..<4 {
             let entry = long[set &+ way]
             if entry.hash == hash && entry.generation == generation && Int(entry.length) == n
@@ -475,7 +475,7 @@ struct PieceCache {
     /// copied to the byte arena, and the newest piece takes its set's first way.
     @inline(__always)
     mutating func keepLong(_ hash: UInt64, _ piece: UnsafePointer<UInt8>, _ n: Int, firstToken: Int) {
-        let set = (Int(truncatingIfNeeded: hash >> 32) & (Self.longSets &- 1)) << 2
+        let set = Self.longSet(hash)
         (arenaBytes + bytesUsed).update(from: piece, count: n)
         long[set &+ 3] = long[set &+ 2]
         long[set &+ 2] = long[set &+ 1]
@@ -483,6 +483,12 @@ struct PieceCache {
         long[set] = LongEntry(hash: hash, firstByte: Int32(bytesUsed), length: Int32(n),
                               firstToken: Int32(firstToken), tokenCount: Int32(tokensUsed &- firstToken), generation: generation)
         bytesUsed &+= n
+    }
+
+    /// The first slot of the long table's set for a piece with this hash.
+    @inline(__always)
+    static func longSet(_ hash: UInt64) -> Int {
+        (Int(truncatingIfNeeded: hash >> 32) & (longSets &- 1)) << 2
     }
 
     /// Drops every long entry at once and starts both arenas over. Only when

@@ -81,18 +81,10 @@ enum O200kScanner: PieceScanner {
         var j = s
         var lastLowerInRunEnd = -1
         while j < t.end {
-            // CJK runs are long: their characters are classified undecoded.
-            let classes: CharacterClass, length: Int
-            let uniform = t.base[j] >= 0x80 ? t.uniformThreeByteClasses(at: j) : []
-            if !uniform.isEmpty {
-                (classes, length) = (uniform, 3)
-            } else {
-                let c = t.character(at: j)
-                (classes, length) = (c.classes, c.length)
-            }
-            guard classes.contains(.upperish) else { break }
-            j &+= length
-            if classes.contains(.lowerish) { lastLowerInRunEnd = j }
+            let c = t.classesAndLength(at: j)
+            guard c.classes.contains(.upperish) else { break }
+            j &+= c.length
+            if c.classes.contains(.lowerish) { lastLowerInRunEnd = j }
         }
         if mustEndLower {
             if let n = t.classes(at: j), n.contains(.lowerish) {

@@ -55,29 +55,30 @@ struct UTF8Cursor {
         return CharacterClass(rawValue: threeByteRuns[Int(run)])
     }
 
+    /// The classes and length of the character at `i` (which must be
+    /// `< end`), as the scan loops that read runs need them: ASCII from its
+    /// table, a three-byte character of a uniform run undecoded, any other
+    /// decoded. ASCII is tested first, as in `character(at:)`: testing each
+    /// ASCII character for three bytes cost Llama 3's scan of English 6
+    /// instructions a byte (cachegrind).
+    @inlinable @inline(__always)
+    func classesAndLength(at i: Int) -> (classes: CharacterClass, length: Int) {
+        let lead = base[i]
+        if lead < 0x80 { return (table.classes(ascii: UInt32(lead)), 1) }
+        let uniform = uniformThreeByteClasses(at: i)
+        if !uniform.isEmpty { return (uniform, 3) }
+        let c = character(at: i)
+        return (c.classes, c.length)
+    }
+
     /// The end of the run of characters, starting at `i`, that all have one of `wanted`.
     @inlinable @inline(__always)
     func endOfRun(from i: Int, of wanted: CharacterClass) -> Int {
         var j = i
         while j < end {
-            // ASCII first, as `character(at:)` does: testing each ASCII
-            // character for three bytes cost Llama 3's scan of English 6
-            // instructions a byte (cachegrind).
-            let lead = base[j]
-            let classes: CharacterClass, length: Int
-            if lead < 0x80 {
-                (classes, length) = (table.classes(ascii: UInt32(lead)), 1)
-            } else {
-                let uniform = uniformThreeByteClasses(at: j)
-                if !uniform.isEmpty {
-                    (classes, length) = (uniform, 3)
-                } else {
-                    let c = character(at: j)
-                    (classes, length) = (c.classes, c.length)
-                }
-            }
-            if classes.isDisjoint(with: wanted) { break }
-            j &+= length
+            let c = classesAndLength(at: j)
+            if c.classes.isDisjoint(with: wanted) { break }
+            j &+= c.length
         }
         return j
     }
