@@ -142,9 +142,7 @@ public final class Tokenizer: Sendable {
     /// The token ids of a buffer of UTF-8 bytes, special-token strings as plain
     /// text; bytes that are not valid UTF-8 are encoded byte by byte.
     public func encodeOrdinary(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
-        var sink = IDCollector(expectedBytes: bytes.count)
-        run(bytes, from: 0, to: bytes.count, into: &sink)
-        return sink.collected
+        IDCollector.collect(expectedBytes: bytes.count) { run(bytes, from: 0, to: bytes.count, into: &$0) }
     }
 
     /// The token ids of `text`, where the special tokens in `allowedSpecial` are
@@ -154,10 +152,10 @@ public final class Tokenizer: Sendable {
     /// - Throws: `TokenKitError.disallowedSpecialToken` naming the first
     ///   special-token text that `allowedSpecial` does not allow.
     public func encode(_ text: String, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Int] {
-        var sink = IDCollector()
         var text = text
-        _ = try text.withUTF8 { try encode($0, allowedSpecial: allowedSpecial, into: &sink) }
-        return sink.collected
+        return try text.withUTF8 { bytes in
+            try IDCollector.collect(expectedBytes: bytes.count) { _ = try encode(bytes, allowedSpecial: allowedSpecial, into: &$0) }
+        }
     }
 
     /// How many tokens `encodeOrdinary(text)` would return (exact), without
@@ -422,32 +420,71 @@ struct FirstTokenFinder: TokenSink {
     }
 }
 
-/// Collects ids in memory of its own, grown by doubling. Through
-/// `Array.append` each token paid a runtime uniqueness check, and the larger
-/// append kept the memo's hit path out of the scan loop: a warm English
-/// encode ran 41.2 instructions a byte against count's 30.1 (cachegrind).
+/// Collects ids straight into the array `encode` returns while they fit the
+/// room reserved for them, and past it into memory of its own, grown by
+/// doubling. Through `Array.append` each token paid a runtime uniqueness
+/// check, and the larger append kept the memo's hit path out of the scan
+/// loop: a warm English encode ran 41.2 instructions a byte against count's
+/// 30.1 (cachegrind). Collecting into a buffer of its own and copying it out
+/// at the end cost a second pass over the ids and twice the fresh pages:
+/// warm encode took 1.6× count's CPU time with 1.05× its instructions.
 /// Used in place (`inout`) and never copied: a copy would share the buffer.
 struct IDCollector: TokenSink {
-    /// Owns the buffer, so that a collector dropped part-way (an error
-    /// thrown mid-text) frees it.
-    private final class Storage {
-        var ids: UnsafeMutablePointer<Int>
+    /// Owns the memory the ids move to once they outgrow the array's, so
+    /// that a collector dropped part-way (an error thrown mid-text) frees it.
+    private final class Spill {
+        let ids: UnsafeMutablePointer<Int>
         init(capacity: Int) { ids = .allocate(capacity: capacity) }
         deinit { ids.deallocate() }
     }
 
-    private let storage: Storage
+    private var spill: Spill?
     private var ids: UnsafeMutablePointer<Int>
     private var count = 0
     private var capacity: Int
 
-    /// Room for the ids of a text of `expectedBytes`, at one token per four
-    /// bytes (English averages 4.5 and code 4; CJK text grows the buffer once).
-    init(expectedBytes: Int = 0) {
-        capacity = expectedBytes / 4 + 16
-        storage = Storage(capacity: capacity)
-        ids = storage.ids
+    private init(_ buffer: UnsafeMutableBufferPointer<Int>) {
+        // `Array(unsafeUninitializedCapacity:)` hands over a non-null buffer
+        // for any capacity above zero, and `collect` asks for at least 16.
+        ids = buffer.baseAddress!
+        capacity = buffer.count
     }
+
+    /// The ids `body` passes to the collector it is given. Room is reserved
+    /// for one token per two bytes of a text of `expectedBytes`: cl100k's
+    /// English averages 4.7 bytes a token, code 4.1 and the CJK corpus 2.4,
+    /// so their ids are never copied; a text of denser tokens outgrows it and
+    /// is copied once, at the end. Pages of the room that no id reaches are
+    /// never touched. With room for one token per three bytes (the CJK
+    /// corpus outgrew it), a warm CJK encode ran at half the speed: on this
+    /// VM a fresh page costs more than the ids written to it.
+    ///
+    /// The room stays under `heapReuseLimit` while a token per three bytes
+    /// still fits in it: glibc hands a block that large to `mmap` (fresh,
+    /// zeroed pages every call) and smaller ones from its heap, whose pages
+    /// a caller encoding text after text reuses. Room for 10 MB of English at
+    /// one token per two bytes (40 MB) made its warm encode 20% slower.
+    static func collect(expectedBytes: Int, _ body: (inout IDCollector) throws -> Void) rethrows -> [Int] {
+        let room = max(expectedBytes / 3, min(expectedBytes / 2, heapReuseLimit / MemoryLayout<Int>.stride)) + 16
+        var outgrown: [Int]?
+        let inPlace = try [Int](unsafeUninitializedCapacity: room) { buffer, initializedCount in
+            var sink = IDCollector(buffer)
+            try body(&sink)
+            if sink.spill == nil {
+                initializedCount = sink.count
+            } else {
+                outgrown = Array(UnsafeBufferPointer(start: sink.ids, count: sink.count))
+            }
+        }
+        return outgrown ?? inPlace
+    }
+
+    /// Under glibc's largest `mmap` threshold (32 MiB on 64-bit): the
+    /// threshold rises to the size of a freed mapped block only if that
+    /// block, with its header and flag bits, is at most 32 MiB. Room of
+    /// 32 MiB less a page was mapped afresh on every call (`strace`); 31 MiB
+    /// leaves the array's header and the allocator's rounding a margin.
+    static let heapReuseLimit = 31 << 20
 
     @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) {
         if count == capacity { grow() }
@@ -456,16 +493,12 @@ struct IDCollector: TokenSink {
     }
 
     @inline(never) private mutating func grow() {
-        let larger = UnsafeMutablePointer<Int>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: ids, count: count)
-        ids.deallocate()
+        let larger = Spill(capacity: capacity * 2)
+        larger.ids.initialize(from: ids, count: count)
         capacity *= 2
-        storage.ids = larger
-        ids = larger
+        spill = larger
+        ids = larger.ids
     }
-
-    /// The ids collected so far.
-    var collected: [Int] { Array(UnsafeBufferPointer(start: ids, count: count)) }
 }
 
 struct TokenCollector: TokenSink {

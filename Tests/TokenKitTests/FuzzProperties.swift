@@ -45,12 +45,11 @@ enum TokenKitFuzzProperties {
         let plainEncoder = BytePairEncoder(vocabulary: vocabulary)
         let backtracking = tables.encoder(for: vocabulary)
         for sample in samples where sample.count > 1 {
-            var scan = IDCollector(), fast = IDCollector()
-            sample.withUnsafeBufferPointer { p in
-                plainEncoder.mergeByScan(p.baseAddress!, p.count, offset: 0, into: &scan)
-                backtracking.encode(p.baseAddress!, p.count, offset: 0, into: &fast)
+            let (scan, fast) = sample.withUnsafeBufferPointer { p in
+                (IDCollector.collect(expectedBytes: p.count) { plainEncoder.mergeByScan(p.baseAddress!, p.count, offset: 0, into: &$0) },
+                 IDCollector.collect(expectedBytes: p.count) { backtracking.encode(p.baseAddress!, p.count, offset: 0, into: &$0) })
             }
-            if scan.collected != fast.collected { return "custom vocabulary accepted by MergeTables: backtracking \(fast.collected) != merge scan \(scan.collected)" }
+            if scan != fast { return "custom vocabulary accepted by MergeTables: backtracking \(fast) != merge scan \(scan)" }
         }
         return nil
     }
@@ -146,10 +145,13 @@ enum TokenKitFuzzProperties {
     static func heapMatchesScan(_ tokenizer: Tokenizer, _ bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { p -> String? in
             for piece in tokenizer.preTokenizer.pieces(of: p) where (2...256).contains(piece.count) {
-                var scan = IDCollector(), heap = IDCollector()
-                tokenizer.encoder.mergeByScan(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &scan)
-                tokenizer.encoder.mergeByHeap(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &heap)
-                if scan.collected != heap.collected { return "piece \(piece): merge heap \(heap.collected) != merge scan \(scan.collected)" }
+                let scan = IDCollector.collect(expectedBytes: piece.count) {
+                    tokenizer.encoder.mergeByScan(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &$0)
+                }
+                let heap = IDCollector.collect(expectedBytes: piece.count) {
+                    tokenizer.encoder.mergeByHeap(p.baseAddress! + piece.lowerBound, piece.count, offset: 0, into: &$0)
+                }
+                if scan != heap { return "piece \(piece): merge heap \(heap) != merge scan \(scan)" }
             }
             return nil
         }

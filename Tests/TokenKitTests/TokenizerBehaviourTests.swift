@@ -125,6 +125,17 @@ struct TokenizerBehaviourTests {
         for (a, b) in zip(tokens, tokens.dropFirst()) { #expect(a.bytes.upperBound == b.bytes.lowerBound) }
     }
 
+    @Test("ids that outgrow the room reserved for them are all returned, in order")
+    func idsOutgrowingTheirRoom() throws {
+        // Digits and punctuation are pieces of their own: one token a byte,
+        // twice the room `encodeOrdinary` reserves (one per two bytes).
+        var text = String(repeating: "1!", count: 5_000)
+        let tokens = try text.withUTF8 { try cl100k.tokens(utf8: $0) }
+        #expect(tokens.count == 10_000)
+        #expect(cl100k.encodeOrdinary(text) == tokens.map(\.id))
+        #expect(try cl100k.encode(text) == tokens.map(\.id))
+    }
+
     @Test("invalid UTF-8 is encoded byte by byte and decodes back to the same bytes")
     func invalidUTF8() throws {
         let bytes: [UInt8] = [0x61, 0xFF, 0xC3, 0x28, 0xE2, 0x82, 0x20, 0x62, 0xED, 0xA0, 0x80]
