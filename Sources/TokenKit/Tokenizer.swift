@@ -459,13 +459,16 @@ struct IDCollector: TokenSink {
     /// corpus outgrew it), a warm CJK encode ran at half the speed: on this
     /// VM a fresh page costs more than the ids written to it.
     ///
-    /// The room stays under `heapReuseLimit` while a token per three bytes
-    /// still fits in it: glibc hands a block that large to `mmap` (fresh,
-    /// zeroed pages every call) and smaller ones from its heap, whose pages
-    /// a caller encoding text after text reuses. Room for 10 MB of English at
-    /// one token per two bytes (40 MB) made its warm encode 20% slower.
+    /// The room is capped at `heapReuseLimit` when that still leaves a token
+    /// per three bytes: glibc hands a larger block to `mmap` (fresh, zeroed
+    /// pages every call) and a smaller one from its heap, whose pages a
+    /// caller encoding text after text reuses. Room for 10 MB of English at
+    /// one token per two bytes (40 MB) made its warm encode 20% slower. A
+    /// text too long for even that is mapped whatever its room, so it gets
+    /// the full token per two bytes.
     static func collect(expectedBytes: Int, _ body: (inout IDCollector) throws -> Void) rethrows -> [Int] {
-        let room = max(expectedBytes / 3, min(expectedBytes / 2, heapReuseLimit / MemoryLayout<Int>.stride)) + 16
+        let perTwoBytes = expectedBytes / 2 + 16, underLimit = heapReuseLimit / MemoryLayout<Int>.stride
+        let room = perTwoBytes > underLimit && expectedBytes / 3 + 16 <= underLimit ? underLimit : perTwoBytes
         var outgrown: [Int]?
         let inPlace = try [Int](unsafeUninitializedCapacity: room) { buffer, initializedCount in
             var sink = IDCollector(buffer)
