@@ -95,6 +95,27 @@ import Testing
         }
     }
 
+    @Test func randomTextWithEscapesBetweenRunsReadsBackEqualFromEveryStyle() throws {
+        // Escapes at the start, the end and side by side, between runs of
+        // ASCII and of multi-byte characters that share the C1 and U+2028 leads.
+        let alphabet: [Unicode.Scalar] = ["a", " ", "/", "\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}",
+                                          "\u{A0}", "é", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "中", "😀"]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let length = Int.random(in: 0...12, using: &random)
+            let text = String(String.UnicodeScalarView((0..<length).map { _ in alphabet.randomElement(using: &random)! }))
+            for writer in Self.writers {
+                let written = writer.write(.array([.string(text), .object([JSONMember(text, .null)])]))
+                #expect(try JSONParser.parse(written) == .array([.string(text), .object([JSONMember(text, .null)])]), "\(writer.style) \(text.debugDescription)")
+                #expect(!written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != " " })
+                if writer.escapingInvisible {
+                    #expect(!written.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" },
+                            "\(text.debugDescription)")
+                }
+            }
+        }
+    }
+
     @Test func aTokenizerFileReadsBackEqualFromEveryStyle() throws {
         let url = TestRepository.shared.appendingPathComponent("data/hf/claude-legacy.tokenizer.json")
         guard FileManager.default.fileExists(atPath: url.path) || TestRepository.isCI else { return }

@@ -114,6 +114,45 @@ final class MemorySource: ByteSource {
         #expect(results == ["2", "/nonexistent/file: No such file or directory", "1"])
     }
 
+    /// Small inputs are read and counted by the workers, many to a job: in
+    /// input order, each with its own count and overflow point, and one that
+    /// cannot be opened, is binary or is larger than its size said ends alone
+    /// in its place; on one thread and on several.
+    @Test(arguments: [1, 3])
+    func smallInputsCountedInBatchesKeepTheirOrderAndOutcomes(threads: Int) throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        var fuzz = TextFuzz(seed: 31)
+        // More inputs than a batch holds, so that batches follow batches.
+        var texts = (0..<(StreamCounter.batchInputs * 2 + 7)).map { fuzz.text(fragments: $0 % 40) }
+        texts[5] = []
+        texts[9][texts[9].count / 2] = 0
+        texts[70] = fuzz.text(fragments: 2_000)   // larger than its size hint says, read in several blocks
+        let limit = 60
+        let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: threads, blockSize: 256)
+        var outcomes: [(Int, StreamOutcome)] = []
+        counter.run(texts.enumerated().map { i, text in
+            StreamCounter.Input(limit: limit, refuseBinary: true, sizeHint: i == 70 ? 100 : text.count) { () throws -> ByteSource in
+                if i == 12 { return try FileByteSource(path: "/nonexistent/file") }
+                return MemorySource(text)
+            }
+        }) { i, outcome in outcomes.append((i, outcome)) }
+        #expect(outcomes.map(\.0) == Array(0..<texts.count))
+        for (i, outcome) in outcomes {
+            switch (i, outcome) {
+            case (9, .binary(let offset)): #expect(offset == texts[9].count / 2)
+            case (12, .failed(let error)): #expect("\(error)" == "/nonexistent/file: No such file or directory")
+            case (_, .counted(let c)) where i != 9 && i != 12:
+                try texts[i].withUnsafeBufferPointer { whole throws in
+                    #expect(c.proxyTokens == tokenizer.count(utf8: whole), "input \(i)")
+                    #expect(c.stats == TextStats(scanning: whole), "input \(i)")
+                    let fit = try FitReport.measure(utf8: whole, tokenizer: tokenizer, budget: TokenBudget(window: limit))
+                    #expect(c.firstTokenPast == fit.firstTokenPast, "input \(i)")
+                }
+            default: Issue.record("input \(i): unexpected \(outcome)")
+            }
+        }
+    }
+
     /// A 16 MB text streamed in 64 KB blocks through four threads.
     @Test func bigInputStreamedInParallel() throws {
         let tokenizer = try Tokenizer.named("o200k_base")

@@ -55,6 +55,25 @@ extension OpenModels {
     }
 }
 
+/// When a tokenizer's pool lends a memo, and when it makes one.
+@Suite struct PieceCachePoolTests {
+    @Test("a short text alone gets no memo; short texts that add up to minimumText get one, which later texts share")
+    func shortTextsGetAMemoOnceTheyAddUp() throws {
+        let pool = PieceCache.Pool()
+        let quarter = PieceCache.minimumText / 4
+        for _ in 0..<3 { #expect(pool.take(textBytes: quarter) == nil) }
+        let lease = try #require(pool.take(textBytes: quarter), "four quarters of minimumText made no memo")
+        pool.giveBack(lease)
+        #expect(pool.take(textBytes: 1) != nil, "the memo made for the short texts was not kept")
+    }
+
+    @Test("a long text gets a memo at once")
+    func aLongTextGetsAMemo() {
+        #expect(PieceCache.Pool().take(textBytes: PieceCache.minimumText) != nil)
+        #expect(PieceCache.Pool().take(textBytes: PieceCache.minimumText - 1) == nil)
+    }
+}
+
 /// The memo's long table, driven directly: its ids against the encoder's own
 /// for every piece, across calls and across a full arena.
 @Suite struct PieceCacheLongTableTests {
