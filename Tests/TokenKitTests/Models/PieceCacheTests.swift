@@ -67,6 +67,31 @@ extension OpenModels {
         #expect(pool.take(textBytes: 1) != nil, "the memo made for the short texts was not kept")
     }
 
+    @Test("a thread gets back the memo it gave back, though another thread gave one back since")
+    func aThreadGetsItsOwnMemoBack() throws {
+        let pool = PieceCache.Pool()
+        let mine = try #require(pool.take(textBytes: PieceCache.minimumText))
+        let holding = DispatchSemaphore(value: 0), mineIsBack = DispatchSemaphore(value: 0), theirsIsBack = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var theirs: PieceCache.Storage?
+        let other = Thread {
+            // A second memo, taken while this thread holds the first and given back after it.
+            let lease = pool.take(textBytes: PieceCache.minimumText)
+            theirs = lease?.storage
+            holding.signal()
+            mineIsBack.wait()
+            if let lease { pool.giveBack(lease) }
+            theirsIsBack.signal()
+        }
+        other.start()
+        holding.wait()
+        pool.giveBack(mine)
+        mineIsBack.signal()
+        theirsIsBack.wait()
+        let taken = try #require(pool.take(textBytes: 1))
+        #expect(theirs != nil && theirs !== mine.storage)
+        #expect(taken.storage === mine.storage, "lent the memo the other thread gave back last")
+    }
+
     @Test("a long text gets a memo at once")
     func aLongTextGetsAMemo() {
         #expect(PieceCache.Pool().take(textBytes: PieceCache.minimumText) != nil)
