@@ -421,8 +421,8 @@ struct FirstTokenFinder: TokenSink {
 }
 
 /// Collects ids straight into the array `encode` returns while they fit the
-/// room reserved for them, and past it into memory of its own, grown by
-/// doubling. Through `Array.append` each token paid a runtime uniqueness
+/// room reserved for them, and the ids past it into memory of its own, grown
+/// by doubling. Through `Array.append` each token paid a runtime uniqueness
 /// check, and the larger append kept the memo's hit path out of the scan
 /// loop: a warm English encode ran 41.2 instructions a byte against count's
 /// 30.1 (cachegrind). Collecting into a buffer of its own and copying it out
@@ -430,8 +430,8 @@ struct FirstTokenFinder: TokenSink {
 /// warm encode took 1.6× count's CPU time with 1.05× its instructions.
 /// Used in place (`inout`) and never copied: a copy would share the buffer.
 struct IDCollector: TokenSink {
-    /// Owns the memory the ids move to once they outgrow the array's, so
-    /// that a collector dropped part-way (an error thrown mid-text) frees it.
+    /// Owns the memory for the ids past the array's room, so that a
+    /// collector dropped part-way (an error thrown mid-text) frees it.
     private final class Spill {
         let ids: UnsafeMutablePointer<Int>
         init(capacity: Int) { ids = .allocate(capacity: capacity) }
@@ -439,9 +439,12 @@ struct IDCollector: TokenSink {
     }
 
     private var spill: Spill?
+    /// Where the next id goes: the array's room, then the spill.
     private var ids: UnsafeMutablePointer<Int>
     private var count = 0
     private var capacity: Int
+    /// Ids in the array's room, once they spill past it.
+    private var inRoom = 0
 
     private init(_ buffer: UnsafeMutableBufferPointer<Int>) {
         // `Array(unsafeUninitializedCapacity:)` hands over a non-null buffer
@@ -453,9 +456,10 @@ struct IDCollector: TokenSink {
     /// The ids `body` passes to the collector it is given. Room is reserved
     /// for one token per two bytes of a text of `expectedBytes`: cl100k's
     /// English averages 4.7 bytes a token, code 4.1 and the CJK corpus 2.4,
-    /// so their ids are never copied; a text of denser tokens outgrows it and
-    /// is copied once, at the end. Pages of the room that no id reaches are
-    /// never touched. With room for one token per three bytes (the CJK
+    /// so their ids are never copied; a text of denser tokens outgrows it,
+    /// and the ids past the room are appended to the array at the end (the
+    /// ids in the room move once, when the array grows). Pages of the room
+    /// that no id reaches are never touched. With room for one token per three bytes (the CJK
     /// corpus outgrew it), a warm CJK encode ran at half the speed: on this
     /// VM a fresh page costs more than the ids written to it.
     ///
@@ -469,17 +473,19 @@ struct IDCollector: TokenSink {
     static func collect(expectedBytes: Int, _ body: (inout IDCollector) throws -> Void) rethrows -> [Int] {
         let perTwoBytes = expectedBytes / 2 + 16, underLimit = heapReuseLimit / MemoryLayout<Int>.stride
         let room = perTwoBytes > underLimit && expectedBytes / 3 + 16 <= underLimit ? underLimit : perTwoBytes
-        var outgrown: [Int]?
-        let inPlace = try [Int](unsafeUninitializedCapacity: room) { buffer, initializedCount in
+        var outgrown: (spill: Spill, count: Int)?
+        var inPlace = try [Int](unsafeUninitializedCapacity: room) { buffer, initializedCount in
             var sink = IDCollector(buffer)
             try body(&sink)
-            if sink.spill == nil {
-                initializedCount = sink.count
+            if let spill = sink.spill {
+                initializedCount = sink.inRoom
+                outgrown = (spill, sink.count)
             } else {
-                outgrown = Array(UnsafeBufferPointer(start: sink.ids, count: sink.count))
+                initializedCount = sink.count
             }
         }
-        return outgrown ?? inPlace
+        if let outgrown { inPlace.append(contentsOf: UnsafeBufferPointer(start: outgrown.spill.ids, count: outgrown.count)) }
+        return inPlace
     }
 
     /// Under glibc's largest `mmap` threshold (32 MiB on 64-bit): the
@@ -496,9 +502,16 @@ struct IDCollector: TokenSink {
     }
 
     @inline(never) private mutating func grow() {
-        let larger = Spill(capacity: capacity * 2)
-        larger.ids.initialize(from: ids, count: count)
-        capacity *= 2
+        // The first spill starts empty, as large as the room; a spill that
+        // fills moves to one twice its size.
+        let larger = Spill(capacity: spill == nil ? capacity : capacity * 2)
+        if spill == nil {
+            inRoom = count
+            count = 0
+        } else {
+            larger.ids.initialize(from: ids, count: count)
+            capacity *= 2
+        }
         spill = larger
         ids = larger.ids
     }

@@ -158,7 +158,7 @@ package final class StreamCounter {
             if pendingHead > 64 { pending.removeFirst(pendingHead); pendingHead = 0 }
         }
 
-        func run(_ job: @escaping @Sendable () -> Void) {
+        func dispatch(_ job: @escaping @Sendable () -> Void) {
             if let pool { pool.submit(job) } else { job() }
         }
 
@@ -169,7 +169,7 @@ package final class StreamCounter {
             guard !batch.isEmpty else { return }
             let work = PendingWork()
             nonisolated(unsafe) let inputs = batch
-            run {
+            dispatch {
                 var pieces: [PendingWork.Piece] = []
                 for (i, input) in inputs {
                     Self.read(input, i, boundary: boundary, blockSize: blockSize) { i, chunk in
@@ -195,7 +195,7 @@ package final class StreamCounter {
             submitBatch()
             Self.read(input, i, boundary: boundary, blockSize: blockSize) { i, chunk in
                 let work = PendingWork()
-                run { work.complete([PendingWork.Piece(input: i, chunk: chunk, result: Self.count(chunk, tokenizer, special))]) }
+                dispatch { work.complete([PendingWork.Piece(input: i, chunk: chunk, result: Self.count(chunk, tokenizer, special))]) }
                 enqueue(work)
             } ended: { i, outcome in
                 enqueue(PendingWork(done: [PendingWork.Piece(input: i, outcome: outcome)]))
