@@ -53,22 +53,33 @@ let package = Package(
         // plain-text and Markdown tables, CSV and SVG. A leaf, so the reports
         // in ContextKit and the tools print numbers and wrap text one way.
         .target(name: "Render"),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "ContextKitHTTP", "TokenKit", "Render"], resources: [.copy("Resources")]),
-        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit"], exclude: ["README.md"]),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], resources: [.copy("Resources")]),
+        // What talks to a running model server: the OpenAI-compatible client,
+        // the overflow probe and the live transcript. Apart from ContextKit
+        // because HTTPS means URLSession, and on Linux FoundationNetworking
+        // brings libcurl and 29 more shared libraries into every process that
+        // links it: 6.5 ms of start-up (a static-stdlib program that links it
+        // starts in 8.9–9.8 ms, one without in 2.4–3.2 ms), which tokcount
+        // and schema-cost, counting on this machine, must not pay. No
+        // product: only `package` symbols.
+        .target(name: "ContextKitServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit"]),
+        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing"], exclude: ["README.md"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport", "Summariser"]),
+        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "Render", "ToolSupport", "Summariser"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
+        .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP", "TestSupport"]),
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates", "TokenKit", "TestSupport"]),
         .testTarget(name: "TokenKitTests", dependencies: ["TokenKit", "TestSupport"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
-        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "TestSupport"]),
+        .testTarget(name: "ContextKitServingTests", dependencies: ["ContextKitJSON", "ContextKit", "ContextKitServing", "TestSupport"]),
+        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "ContextKitServing", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TokenKit", "Summariser", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TokenKit", "ContextKitServing", "Summariser", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitServing
 import ContextKitJSON
 import Foundation
 import Render

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitServing
 import Foundation
 import Render
 import ToolSupport

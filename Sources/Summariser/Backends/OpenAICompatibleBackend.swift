@@ -1,5 +1,6 @@
 import ContextKit
 import ContextKitHTTP
+import ContextKitServing
 import ContextKitJSON
 import Foundation
 

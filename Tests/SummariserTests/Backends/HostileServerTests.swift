@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import ContextKit
+import ContextKitServing
 import TestSupport
 @testable import Summariser
 

@@ -1,3 +1,4 @@
+import ContextKit
 import ContextKitJSON
 import Foundation
 

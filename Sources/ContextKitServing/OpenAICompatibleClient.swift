@@ -1,3 +1,4 @@
+import ContextKit
 import ContextKitHTTP
 import ContextKitJSON
 import Foundation

@@ -2,7 +2,8 @@ import ContextKitJSON
 import Foundation
 import Testing
 import TestSupport
-@testable import ContextKit
+import ContextKit
+@testable import ContextKitServing
 
 /// The OpenAI-compatible client against `LocalHTTPServer`s playing llama.cpp and vLLM.
 @Suite struct OpenAICompatibleClientTests {

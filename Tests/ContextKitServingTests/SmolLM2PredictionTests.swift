@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ContextKit
+import ContextKitServing
 import TestSupport
 
 /// ContextKit's prediction of prompt tokens (the model's GGUF tokenizer + its

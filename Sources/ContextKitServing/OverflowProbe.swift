@@ -1,3 +1,4 @@
+import ContextKit
 import ContextKitJSON
 
 /// Measures what a chat server really charges, one variable at a time, and
