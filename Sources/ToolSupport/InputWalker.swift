@@ -61,6 +61,17 @@ package enum InputWalker {
         var st = stat()
         let rc = followLinks ? stat(path, &st) : lstat(path, &st)
         guard rc == 0 else { return .missing(String(cString: strerror(errno))) }
+        return kind(st, path: path)
+    }
+
+    /// What `lstat` would say of `name` inside the folder open as `folder`.
+    static func kind(of name: UnsafePointer<CChar>, in folder: Int32, path: String) -> Kind {
+        var st = stat()
+        guard fstatat(folder, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return .missing(String(cString: strerror(errno))) }
+        return kind(st, path: path)
+    }
+
+    private static func kind(_ st: stat, path: String) -> Kind {
         switch st.st_mode & S_IFMT {
         case S_IFDIR: return .directory
         case S_IFREG: return .file(Int(st.st_size))
@@ -77,17 +88,41 @@ package enum InputWalker {
         return isatty(fd) == 1
     }
 
+    /// Walks a folder through its descriptor: `readdir` for the names and
+    /// `fstatat` for what each is, one lookup of one name per entry.
+    ///
+    /// Performance notes: FileManager's listing and an `lstat` of each full
+    /// path cost the calling thread 41 ms on the bench's folder of 10,000 files
+    /// (perf, `tokcount -j 2 --json`), a quarter of the whole run: the kernel
+    /// resolved every path from `/` again, and each name became an NSString on
+    /// the way. Counting waits for the walk, so this is wall time.
     private static func walk(_ directory: String, ignore: GitIgnore?, into items: inout [InputItem], problems: inout [InputProblem]) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        } catch {
-            problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(reason(of: error))"))
+        guard let stream = opendir(directory) else {
+            problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
             return
         }
-        for name in names where name != ".git" {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            let own = kind(of: path, followLinks: false)
+        defer { closedir(stream) }
+        let folder = dirfd(stream)
+        var entries: [(name: String, path: String, kind: Kind)] = []
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(String(cString: strerror(errno)))")) }
+                break
+            }
+            let listed = withUnsafePointer(to: &entry.pointee.d_name) { raw in
+                raw.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: raw.pointee)) { cName -> (String, String, Kind)? in
+                    let name = String(cString: cName)
+                    if name == "." || name == ".." || name == ".git" { return nil }
+                    let path = prefix + name
+                    return (name, path, kind(of: cName, in: folder, path: path))
+                }
+            }
+            if let listed { entries.append(listed) }
+        }
+        entries.sort { $0.name < $1.name }
+        for (_, path, own) in entries {
             if case .directory = own {
                 if ignore?.isIgnored(path, isDirectory: true) == true { continue }
                 walk(path, ignore: ignore, into: &items, problems: &problems)
@@ -106,12 +141,5 @@ package enum InputWalker {
                 continue  // links to folders, sockets, devices: not text to count
             }
         }
-    }
-
-    static func reason(of error: Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return (error as NSError).localizedDescription
     }
 }

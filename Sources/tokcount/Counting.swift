@@ -100,7 +100,7 @@ enum Counting {
         let overflowed = rows.contains { $0.fit.map { !$0.fits } ?? false }
         let exit: ExitCode = failed ? .inputFailed : (s.check && overflowed ? .overflow : .ok)
         if s.json {
-            Output.out(JSONReport.render(rows: rows, total: total, settings: s, exit: exit).rendered() + "\n")
+            JSONReport.render(rows: rows, total: total, settings: s, exit: exit).printRendered()
         } else if !listing {
             Output.out(TextReport(settings: s, style: Style(enabled: terminal.colorAllowed)).render(rows: rows, total: total))
         }

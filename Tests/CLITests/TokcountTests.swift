@@ -134,6 +134,27 @@ import TokenKit
         }
     }
 
+    /// What a folder walk lists, and in what order: names sorted, subfolders
+    /// in their place, `.git` and links to folders left out, a FIFO not read,
+    /// and a dangling link reported after the files, which are all still counted.
+    @Test func aFolderIsWalkedInNameOrderAndADanglingLinkIsReportedNotFatal() throws {
+        let dir = try TempDir()
+        let root = dir.url.path
+        for name in ["b.txt", "a b.txt", "ä.txt", "sub/c.txt", "sub/deeper/d.txt", ".git/HEAD", "A.txt"] { _ = try dir.write(name, "\(name)\n") }
+        try FileManager.default.createSymbolicLink(atPath: root + "/z-gone.txt", withDestinationPath: root + "/nowhere.txt")
+        try FileManager.default.createSymbolicLink(atPath: root + "/linked-sub", withDestinationPath: root + "/sub")
+        #expect(mkfifo(root + "/fifo", 0o600) == 0)
+        let r = try tokcount.run(["--json", "-e", "cl100k_base", root + "/"])
+        let inputs = try r.json()["inputs"] as! [[String: Any]]
+        let names = inputs.map { ($0["path"] as! String).replacingOccurrences(of: root + "/", with: "") }
+        #expect(names == ["A.txt", "a b.txt", "b.txt", "sub/c.txt", "sub/deeper/d.txt", "ä.txt", "z-gone.txt"])
+        #expect(inputs.prefix(6).allSatisfy { $0["status"] as? String == "counted" })
+        #expect(inputs.last?["status"] as? String == "failed")
+        #expect((inputs.last?["reason"] as? String)?.contains("No such file or directory") == true)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("z-gone.txt: No such file or directory"))
+    }
+
     @Test func withoutGitTheGitignoreIsNotConsulted() throws {
         let dir = try TempDir()
         try dir.write(".gitignore", "*.log\n")
