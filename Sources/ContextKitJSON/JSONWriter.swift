@@ -39,10 +39,71 @@ public struct JSONWriter: Sendable {
     /// file: no String to build and validate (on the 6.8 MB `--json` report of
     /// 10,000 files, that was two more copies of it).
     public func utf8(_ value: OrderedJSON) -> [UInt8] {
+        utf8(value, inserting: [:])
+    }
+
+    /// `value` as `utf8(_:)` writes it, but for each top-level member of an
+    /// object `value` named in `arrays`, the array written there instead of
+    /// the member's own value: a document whose long array was written apart,
+    /// element by element as each was made.
+    public func utf8(_ value: OrderedJSON, inserting arrays: [String: ArrayWriter]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(4_096)
-        write(value, depth: 0, into: &out)
+        out.reserveCapacity(4_096 + arrays.values.reduce(0) { $0 + $1.bytes.count })
+        if !arrays.isEmpty, case let .object(members) = value {
+            writeObject(members, depth: 0, into: &out) { key, out in
+                guard let array = arrays[key] else { return false }
+                array.finish(into: &out)
+                return true
+            }
+        } else {
+            write(value, depth: 0, into: &out)
+        }
         return out
+    }
+
+    /// An array of objects or arrays written one element at a time, as
+    /// `JSONWriter` writes it `depth` levels deep in a document; the finished
+    /// array goes into the document with `utf8(_:inserting:)`.
+    ///
+    /// Why: `tokcount --json` writes each input's object as that input is
+    /// counted, on the thread that would otherwise wait for the workers,
+    /// instead of building and writing 10,000 of them after the last count.
+    public struct ArrayWriter: Sendable {
+        public let writer: JSONWriter
+        public let depth: Int
+        /// The elements so far, each where `.pretty` puts it (on lines of its own).
+        public private(set) var bytes: [UInt8] = []
+        /// How many elements were appended.
+        public private(set) var count = 0
+
+        /// An empty array to be written `depth` levels deep (1 for a member of the top-level object).
+        public init(writer: JSONWriter, depth: Int) {
+            self.writer = writer
+            self.depth = depth
+        }
+
+        /// Appends `element`, an object or an array, as the writer writes it.
+        public mutating func append(_ element: OrderedJSON) {
+            if writer.style == .pretty {
+                bytes.append(contentsOf: (count == 0 ? "\n" : ",\n").utf8)
+                JSONWriter.indent(depth + 1, into: &bytes)
+                writer.write(element, depth: depth + 1, into: &bytes)
+            } else {
+                if count > 0 { bytes.append(contentsOf: writer.itemSeparator.utf8) }
+                writer.write(element, depth: depth, into: &bytes)
+            }
+            count += 1
+        }
+
+        func finish(into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "["))
+            out.append(contentsOf: bytes)
+            if writer.style == .pretty, count > 0 {
+                out.append(0x0A)
+                JSONWriter.indent(depth, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
     }
 
     // Performance note: the writer builds UTF-8 bytes, not a String. Appending
@@ -75,34 +136,47 @@ public struct JSONWriter: Sendable {
             }
             out.append(UInt8(ascii: "]"))
         case let .object(members):
-            if style == .pretty, !members.isEmpty {
-                out.append(contentsOf: "{\n".utf8)
-                for (offset, member) in members.enumerated() {
-                    if offset > 0 { out.append(contentsOf: ",\n".utf8) }
-                    Self.indent(depth + 1, into: &out)
-                    writeString(member.key, into: &out)
-                    out.append(contentsOf: ": ".utf8)
-                    write(member.value, depth: depth + 1, into: &out)
-                }
-                out.append(0x0A)
-                Self.indent(depth, into: &out)
-                out.append(UInt8(ascii: "}"))
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            for (offset, member) in members.enumerated() {
-                if offset > 0 { out.append(contentsOf: itemSeparator.utf8) }
-                writeString(member.key, into: &out)
-                out.append(contentsOf: keySeparator.utf8)
-                write(member.value, depth: depth, into: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            writeObject(members, depth: depth, into: &out) { _, _ in false }
         }
+    }
+
+    /// An object's members; `replaced(key, &out)` may write a member's value
+    /// in place of the one `members` holds, and says whether it did.
+    private func writeObject(_ members: [JSONMember], depth: Int, into out: inout [UInt8],
+                             replaced: (String, inout [UInt8]) -> Bool) {
+        if style == .pretty, !members.isEmpty {
+            out.append(contentsOf: "{\n".utf8)
+            for (offset, member) in members.enumerated() {
+                if offset > 0 { out.append(contentsOf: ",\n".utf8) }
+                Self.indent(depth + 1, into: &out)
+                writeString(member.key, into: &out)
+                out.append(contentsOf: ": ".utf8)
+                if !replaced(member.key, &out) { write(member.value, depth: depth + 1, into: &out) }
+            }
+            out.append(0x0A)
+            Self.indent(depth, into: &out)
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        for (offset, member) in members.enumerated() {
+            if offset > 0 { out.append(contentsOf: itemSeparator.utf8) }
+            writeString(member.key, into: &out)
+            out.append(contentsOf: keySeparator.utf8)
+            if !replaced(member.key, &out) { write(member.value, depth: depth, into: &out) }
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Two spaces per level, as `.pretty` indents.
     private static func indent(_ depth: Int, into out: inout [UInt8]) {
-        for _ in 0..<depth { out.append(0x20); out.append(0x20) }
+        let spaces: StaticString = "                                "
+        var left = 2 * depth
+        while left > 0 {
+            let n = min(left, spaces.utf8CodeUnitCount)
+            out.append(contentsOf: UnsafeBufferPointer(start: spaces.utf8Start, count: n))
+            left -= n
+        }
     }
 
     private var isCompact: Bool {

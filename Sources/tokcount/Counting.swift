@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import Foundation
 import Render
 import ToolSupport
@@ -78,10 +79,16 @@ enum Counting {
             lastListed = i
         } : nil
 
+        // `--json` in input order: each input's object is written as soon as
+        // it is counted, by this thread while the workers count the next ones.
+        // Written after the last count, the 10,000 objects of a folder of
+        // small files were 45 ms of a 158 ms run that the workers sat out.
+        var written = s.json && s.sort == "input" ? JSONWriter.ArrayWriter(writer: .rendered, depth: 1) : nil
         let counter = StreamCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, threads: s.jobs)
         counter.run(inputs, progress: { bar.advance($0) }, visit: visit) { i, outcome in
             bar.setLabel(items[min(i + 1, items.count - 1)].display)
             rows[i] = finish(rows[i], item: items[i], outcome: outcome, settings: s, budget: budget)
+            written?.append(JSONReport.input(rows[i], settings: s))
             if listingToStdout && !s.pieces && lastListed == i { Output.out("\n") }
             for w in rows[i].warnings { Output.err("tokcount: \(w)\n") }
             if case .failed(let reason) = rows[i].state { Output.err("tokcount: \(rows[i].path): \(reason)\n") }
@@ -89,6 +96,7 @@ enum Counting {
         bar.finish()
 
         rows += problems.map { Row(path: $0.path, isStandardInput: false, state: .failed($0.reason)) }
+        for row in rows[items.count...] { written?.append(JSONReport.input(row, settings: s)) }
         let total = totals(rows, settings: s, items: items)
         switch s.sort {
         case "tokens": rows.sort { ($0.counted == nil ? -1 : $0.tokens) > ($1.counted == nil ? -1 : $1.tokens) }
@@ -100,7 +108,8 @@ enum Counting {
         let overflowed = rows.contains { $0.fit.map { !$0.fits } ?? false }
         let exit: ExitCode = failed ? .inputFailed : (s.check && overflowed ? .overflow : .ok)
         if s.json {
-            JSONReport.render(rows: rows, total: total, settings: s, exit: exit).printRendered()
+            JSONReport.render(rows: rows, total: total, settings: s, exit: exit, inputsWritten: written != nil)
+                .printRendered(inserting: written.map { ["inputs": $0] } ?? [:])
         } else if !listing {
             Output.out(TextReport(settings: s, style: Style(enabled: terminal.colorAllowed)).render(rows: rows, total: total))
         }

@@ -7,7 +7,9 @@ import ToolSupport
 enum JSONReport {
     static let schemaVersion = 1
 
-    static func render(rows: [Row], total: Total, settings s: TokcountCommand.Settings, exit: ExitCode) -> OrderedJSON {
+    /// The report; with `inputsWritten`, its `inputs` are left empty, for an
+    /// `ArrayWriter` that wrote each row's `input` as it was counted.
+    static func render(rows: [Row], total: Total, settings s: TokcountCommand.Settings, exit: ExitCode, inputsWritten: Bool = false) -> OrderedJSON {
         var warnings: [OrderedJSON] = []
         for row in rows { warnings += row.warnings.map { .string($0) } }
         return .object([
@@ -16,7 +18,7 @@ enum JSONReport {
             JSONMember("version", .string(ToolVersion.string)),
             JSONMember("profile", profile(s)),
             JSONMember("special", .string(s.specialMode)),
-            JSONMember("inputs", .array(rows.map { input($0, settings: s) })),
+            JSONMember("inputs", .array(inputsWritten ? [] : rows.map { input($0, settings: s) })),
             JSONMember("total", totals(total, settings: s)),
             JSONMember("warnings", .array(warnings)),
             JSONMember("exitCode", .int(Int(exit.rawValue))),

@@ -116,6 +116,34 @@ import Testing
         }
     }
 
+    /// A document whose arrays were written element by element comes out
+    /// byte for byte as the whole document does: empty, one element, many;
+    /// objects and arrays nested in them; any top-level member position.
+    @Test func anArrayWrittenElementByElementIsTheArrayTheWholeDocumentHas() {
+        var random = SystemRandomNumberGenerator()
+        func scalar() -> OrderedJSON {
+            [OrderedJSON.int(.random(in: -99...99, using: &random)), .string("a\n/é\u{2028}"), .null, .bool(true), .double(0.25)].randomElement(using: &random)!
+        }
+        func element(_ depth: Int) -> OrderedJSON {
+            let members = (0..<Int.random(in: 0...3, using: &random)).map { JSONMember("k\($0)", depth > 0 && Bool.random(using: &random) ? element(depth - 1) : scalar()) }
+            return Bool.random(using: &random) ? .object(members) : .array(members.map(\.value))
+        }
+        for _ in 0..<300 {
+            let elements = (0..<Int.random(in: 0...4, using: &random)).map { _ in element(2) }
+            let before = (0..<Int.random(in: 0...2, using: &random)).map { JSONMember("b\($0)", element(1)) }
+            let after = (0..<Int.random(in: 0...2, using: &random)).map { JSONMember("z\($0)", scalar()) }
+            let whole = OrderedJSON.object(before + [JSONMember("inputs", .array(elements))] + after)
+            let placeholder = OrderedJSON.object(before + [JSONMember("inputs", .array([]))] + after)
+            for writer in Self.writers {
+                var inputs = JSONWriter.ArrayWriter(writer: writer, depth: 1)
+                for e in elements { inputs.append(e) }
+                let parts = writer.utf8(placeholder, inserting: ["inputs": inputs])
+                #expect(parts == writer.utf8(whole), "\(writer.style): \(String(decoding: parts, as: UTF8.self))")
+                #expect(String(decoding: writer.utf8(whole), as: UTF8.self) == writer.write(whole))
+            }
+        }
+    }
+
     @Test func aTokenizerFileReadsBackEqualFromEveryStyle() throws {
         let url = TestRepository.shared.appendingPathComponent("data/hf/claude-legacy.tokenizer.json")
         guard FileManager.default.fileExists(atPath: url.path) || TestRepository.isCI else { return }
