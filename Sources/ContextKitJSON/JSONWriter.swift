@@ -69,7 +69,9 @@ public struct JSONWriter: Sendable {
     /// counted, on the thread that would otherwise wait for the workers,
     /// instead of building and writing 10,000 of them after the last count.
     public struct ArrayWriter: Sendable {
+        /// The writer whose style the elements are written in.
         public let writer: JSONWriter
+        /// How deep in the document the array sits (1: a member of the top-level object).
         public let depth: Int
         /// The elements so far, each where `.pretty` puts it (on lines of its own).
         public private(set) var bytes: [UInt8] = []
