@@ -96,6 +96,30 @@ final class MemorySource: ByteSource {
         #expect(offset == 321)
     }
 
+    /// The NUL is found by whoever counts the chunk; the reader then stops
+    /// within the few chunks in flight instead of reading the input to its end.
+    @Test(arguments: [1, 2])
+    func aBinaryInputIsNotReadToItsEnd(threads: Int) throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: threads, blockSize: 256)
+        var bytes = Array(String(repeating: "text ", count: 100_000).utf8)
+        bytes[1_000] = 0
+        let binary = MemorySource(bytes)
+        var results: [String] = []
+        counter.run([
+            .init(limit: nil, refuseBinary: true) { binary },
+            .init(limit: nil, refuseBinary: true) { MemorySource(Array("one two".utf8)) },
+        ]) { _, outcome in
+            switch outcome {
+            case .counted(let c): results.append("\(c.proxyTokens)")
+            case .failed(let e): results.append("\(e)")
+            case .binary(let offset): results.append("binary at \(offset)")
+            }
+        }
+        #expect(results == ["binary at 1000", "2"])
+        #expect(binary.offset < 64 * 256, "read \(binary.offset) of \(bytes.count) bytes")
+    }
+
     @Test func anInputThatCannotBeOpenedFailsAloneInItsPlace() throws {
         let tokenizer = try Tokenizer.named("cl100k_base")
         let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2)

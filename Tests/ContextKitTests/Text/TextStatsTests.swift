@@ -36,6 +36,59 @@ import TestSupport
         }
     }
 
+    /// The statistics one character at a time, with the standard library's
+    /// UTF-8 validation deciding what a character is: no word steps at all.
+    func referenceStats(_ text: [UInt8]) -> TextStats {
+        var s = TextStats()
+        s.bytes = text.count
+        var i = 0
+        while i < text.count {
+            let b = text[i]
+            var length = 1
+            if b >= 0x80 {
+                length = 0
+                for k in 2...4 where i + k <= text.count {
+                    if let scalar = String(validating: text[i..<(i + k)], as: UTF8.self)?.unicodeScalars, scalar.count == 1 {
+                        length = k
+                        if TextStats.isCJK(scalar.first!.value) { s.cjkCharacters += 1 }
+                        break
+                    }
+                }
+                if length == 0 {
+                    if s.firstInvalidUTF8 == nil { s.firstInvalidUTF8 = i }
+                    length = 1
+                }
+            }
+            if b == 0, s.firstNUL == nil { s.firstNUL = i }
+            s.characters += 1
+            s.charactersAfterLastNewline += 1
+            if b == 0x0A {
+                s.newlines += 1
+                s.charactersAfterLastNewline = 0
+            }
+            i += length
+        }
+        return s
+    }
+
+    @Test func blockAndWordStepsAgreeWithACharacterAtATime() {
+        var fuzz = TextFuzz(seed: 11)
+        // Long ASCII runs with line feeds and NULs at every place in a 32-byte
+        // block, between fragments that are not ASCII, at every alignment.
+        let ascii: [[UInt8]] = [Array("the quick brown fox jumps over the lazy dog ".utf8), Array(repeating: 0x0A, count: 33), [0],
+                                Array("0123456789abcdef0123456789abcdef\n".utf8), Array(repeating: 0x20, count: 70)]
+        for round in 0..<400 {
+            var text: [UInt8] = Array(repeating: 0x61, count: round % 37)
+            for _ in 0..<(20 + round % 30) {
+                let r = fuzz.next()
+                text += r % 3 == 0 ? fuzz.text(fragments: 1) : ascii[Int((r >> 8) % UInt64(ascii.count))]
+                if r % 11 == 0 { text.insert(0x0A, at: Int(r >> 16) % text.count) }
+            }
+            if round % 4 == 0 { text.removeAll { $0 == 0 } }
+            #expect(stats(text) == referenceStats(text), "round \(round)")
+        }
+    }
+
     @Test func emptyTextIsAllZero() {
         #expect(stats([]) == TextStats())
     }
