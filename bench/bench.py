@@ -501,7 +501,26 @@ def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> N
     for jobs, seconds in ((1, one), (2, two)):
         rows.append(f"| `tokcount -j {jobs}` on {corpora.BIG_SIZE // MB} MB | {seconds:.3f} s | {corpora.BIG_SIZE / seconds / MB:.1f} | | {', '.join(map(str, sorted(counts2[jobs])))} |")
     same = len(counts2[1] | counts2[2]) == 1
-    report.targets.append(("100 MB on 2 cores ≥ 1.9× one core, identical count", f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s), counts {'identical' if same else 'DIFFER'}", one / two >= 1.9 and same))
+    # The machine's own ceiling, for the same work with nothing shared: one
+    # in-process count of the file, then two independent processes doing it
+    # at once, one on each CPU. On a quiet machine with two real cores the
+    # pair takes as long as one alone (2.00×); what it gets below that is
+    # lost to the machine (shared caches, memory, neighbours), not to tokcount.
+    def in_process_walls(copies: int) -> float:
+        start = time.perf_counter()
+        procs = [subprocess.Popen([str(runner.tokbench), "cl100k_base", "count", "1", big], stdout=subprocess.DEVNULL,
+                                  preexec_fn=(lambda c=cpu: os.sched_setaffinity(0, {c}))) for cpu in sorted(ALL_CPUS)[:copies]]
+        if any(p.wait() != 0 for p in procs):
+            raise RuntimeError("tokbench failed in the two-process control")
+        return time.perf_counter() - start
+    alone, pair = [], []
+    for r in range(min(runner.rounds, 5)):
+        for copies in ((1, 2) if r % 2 == 0 else (2, 1)):
+            (alone if copies == 1 else pair).append(in_process_walls(copies))
+    ceiling = 2 * statistics.median(alone) / statistics.median(pair)
+    rows.append(f"| (control: two `tokbench` processes counting {corpora.BIG_SIZE // MB} MB at once, one per CPU, against one alone: "
+                f"{ceiling:.2f}× the throughput, the most this machine gave two cores in this run; not a target) | | | | |")
+    report.targets.append(("100 MB on 2 cores ≥ 1.9× one core, identical count", f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s), counts {'identical' if same else 'DIFFER'}; the two-process control: {ceiling:.2f}×", one / two >= 1.9 and same))
 
     # 10,000 small files against the one file they were cut from: with one
     # thread on one CPU, and with the files spread across two workers on both
