@@ -41,6 +41,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import peers  # noqa: E402  (sets RAYON_NUM_THREADS=1 before any peer loads)
 import corpora  # noqa: E402
+from machine import load_average, settle  # noqa: E402
 import gguf_tokenizer_json  # noqa: E402
 
 MB = 1_000_000
@@ -227,10 +228,6 @@ def cell(r: dict) -> str:
 
 def ratio(a: dict, b: dict) -> str:
     return "" if "error" in a or "error" in b else f"{mbps(a) / mbps(b):.2f}×"
-
-
-def load_average() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def tokcount_tokens(out: str) -> int:
@@ -565,11 +562,12 @@ def main() -> int:
     first_rounds = max(1, min(rounds, 3))
     peers.pin()  # single thread: this process and every tokbench it starts run on one CPU
 
-    load_before = load_average()
-    print(f"load average before: {load_before}", flush=True)
     paths = corpora.make(args.cache)
     real_paths, real_sources = corpora.make_real(args.cache)
     paths.update(real_paths)
+    waited = settle()
+    load_before = load_average()
+    print(f"load average before: {load_before} (after waiting {waited:.0f} s for it to settle)", flush=True)
     runner = Runner(args.bin, rounds, first_rounds)
     report = Report()
     started = time.perf_counter()
@@ -619,7 +617,7 @@ def main() -> int:
         "and sentencepiece no first-pass row. Whole-process rows are wall clock and need an idle machine.",
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}; {platform.platform()}.",
-        f"Load average (1, 5, 15 min) before: {load_before}; after: {load_after}. Run time {minutes:.0f} min.",
+        f"Load average (1, 5, 15 min) before: {load_before} (the run waited {waited:.0f} s for the 1-minute figure to fall to 0.3 or less, at most 300 s); after: {load_after}. Run time {minutes:.0f} min.",
         "",
         "Peers' calls:",
         *calls,

@@ -15,8 +15,9 @@ rounds after a warm-up; each run is timed by the wall clock and by the CPU
 time it used (the child's user + system time; tiktoken's whole process), and
 the CPU figure is what per-core rates and the 1 TB estimate use, since other
 work on a shared machine disturbs it far less than the wall clock. The load
-average is recorded before and after. gigatoken is not installed here, so it
-has no row.
+average is recorded before and after, once the builds' load has settled.
+gigatoken (the bench venv's) counts the same records one call each, on one
+thread, beside tiktoken.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "scripts"))
 import tiktoken_encodings  # noqa: E402
+import peers  # noqa: E402  (sets RAYON_NUM_THREADS=1 before gigatoken loads)
+from machine import load_average, settle  # noqa: E402
 
 MB = 1_000_000
 SIZES = {"100 B": (100, 20_000), "5 KB": (5_000, 2_000), "1 MB": (1_000_000, 10)}
@@ -67,10 +70,6 @@ def cut(text: str, start: int, size: int) -> str:
     return "".join(out)
 
 
-def load() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-
-
 def timed_child(command: list[str], stdin_path: str | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of one run of `command` (its output discarded)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -99,9 +98,11 @@ def main() -> None:
     parser.add_argument("--out", default=str(REPO / "reports" / "jsonl-bench.md"))
     args = parser.parse_args()
 
-    load_before = load()
+    waited = settle()
+    load_before = load_average()
     text = udhr_text()
     enc = tiktoken_encodings.load(ENCODING)
+    gigatoken_count, gigatoken_version = peers.load("gigatoken", "encode", ENCODING)
     version = subprocess.run([args.tokcount, "--version"], capture_output=True, text=True).stdout.strip()
     rows, overhead, spark_rows = [], None, []
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,6 +137,17 @@ def main() -> None:
                 wall, cpu = median_runs(args.rounds, tiktoken_run(threads))
                 rows.append((name, f"tiktoken encode_ordinary_batch, {threads} thread{'s' if threads > 1 else ''}", count, text_mb, file_mb, wall, cpu))
 
+            # gigatoken keeps its piece cache across calls: the warm-up round fills it, as a long job's first records would.
+            if sum(gigatoken_count(t) for t in texts) != expected:
+                raise SystemExit(f"bench: {name}: gigatoken's count differs from tiktoken's {expected}")
+            def gigatoken_run():
+                start, cpu0 = time.perf_counter(), time.process_time()
+                for t in texts:
+                    gigatoken_count(t)
+                return time.perf_counter() - start, time.process_time() - cpu0
+            wall, cpu = median_runs(args.rounds, gigatoken_run)
+            rows.append((name, f"gigatoken {gigatoken_version} encode, a call per record, 1 thread", count, text_mb, file_mb, wall, cpu))
+
             if name == "5 KB":
                 # The same texts as one plain file (joined by line feeds): counting alone, no JSON.
                 plain = Path(tmp) / "plain.txt"
@@ -154,7 +166,7 @@ def main() -> None:
                 line = next((l for l in spark.stdout.splitlines() if l.startswith("count_tokens:")), "")
                 seconds = float(line.rsplit(", ", 1)[-1].split()[0]) if "partitions," in line else None
                 spark_rows.append((name, count, text_mb, seconds, spark.returncode))
-    load_after = load()
+    load_after = load_average()
 
     def rate(n, seconds):
         if not seconds:
@@ -168,10 +180,10 @@ def main() -> None:
              f"Command: `bench/jsonl.py --tokcount {args.tokcount} --rounds {args.rounds} --scale {args.scale}`{' --no-spark' if args.no_spark else ''}; "
              f"tokcount is {build}.", "",
              f"tokcount: `{version}` ({args.tokcount}); tiktoken {tiktoken_encodings.tiktoken.__version__}; encoding {ENCODING}; "
-             f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}); load average {load_before} before, {load_after} after "
-             "(the machine was shared with other builds: wall figures are disturbed, CPU figures much less).",
+             f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}); load average {load_before} before (after waiting {waited:.0f} s for it to settle), {load_after} after"
+             f"{' (the machine was busy: wall figures are disturbed, CPU figures much less)' if float(load_before.split()[0]) > 0.3 else ''}.",
              "Texts are UDHR paragraphs in many languages; MB are of the texts' UTF-8 (the JSONL files are a little larger).",
-             "gigatoken is not installed here, so it has no row.", "",
+             "",
              "| size | counter | records | text MB | wall s | CPU s | records/s (wall) | MB/s (wall) | MB per CPU-second |",
              "|---|---|--:|--:|--:|--:|--:|--:|--:|"]
     for name, who, count, text_mb, file_mb, wall, cpu in rows:
