@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 import peers  # noqa: E402  (sets RAYON_NUM_THREADS=1 before any peer loads)
 import corpora  # noqa: E402
-from machine import load_average, settle  # noqa: E402
+from machine import file_refaults, load_average, pages_out_cold_memory, settle  # noqa: E402
 import gguf_tokenizer_json  # noqa: E402
 
 MB = 1_000_000
@@ -420,6 +420,7 @@ def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> N
     print("process 40 MB ...", flush=True)
     mid = paths["mid"]
     walls, inproc, counts = [], [], set()
+    runner.process([tokcount, "-e", "cl100k_base", "-j", "1", "--json", str(mid)])  # warm-up: the file back in the page cache
     for _ in range(n):
         wall, peak, out = runner.process([tokcount, "-e", "cl100k_base", "-j", "1", "--json", str(mid)])
         walls.append(wall)
@@ -528,6 +529,8 @@ def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> N
     folder_bytes = sum(p.stat().st_size for p in folder.iterdir())
     for jobs, cpus in ((1, None), (2, ALL_CPUS)):
         walls = {"folder": [], "file": []}
+        for target in (folder, single):  # warm-up: the files back in the page cache
+            runner.process([tokcount, "-e", "cl100k_base", "-j", str(jobs), "--json", str(target)], cpus=cpus)
         for r in range(n):
             for what in (("folder", "file") if r % 2 == 0 else ("file", "folder")):
                 target = folder if what == "folder" else single
@@ -568,6 +571,7 @@ def main() -> int:
     waited = settle()
     load_before = load_average()
     print(f"load average before: {load_before} (after waiting {waited:.0f} s for it to settle)", flush=True)
+    refaults_before = file_refaults()
     runner = Runner(args.bin, rounds, first_rounds)
     report = Report()
     started = time.perf_counter()
@@ -587,6 +591,7 @@ def main() -> int:
     if report.peer_disagreements:
         report.sections.append(("Peers that disagree (shown as disagreeing, not timed)", [f"- {d}" for d in report.peer_disagreements]))
     load_after = load_average()
+    refaults = file_refaults() - refaults_before
     minutes = (time.perf_counter() - started) / 60
 
     targets = ["| target | measured | |", "|---|---|---|", *[f"| {t} | {m} | {'met' if ok else '**shortfall**'} |" for t, m, ok in report.targets]]
@@ -618,6 +623,9 @@ def main() -> int:
         "",
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, {cpu_model()}; {platform.platform()}.",
         f"Load average (1, 5, 15 min) before: {load_before} (the run waited {waited:.0f} s for the 1-minute figure to fall to 0.3 or less, at most 300 s); after: {load_after}. Run time {minutes:.0f} min.",
+        f"Pages of files read back in after the kernel dropped them, during the run: {refaults:,}"
+        + (" (this machine pages out memory it sees as cold: DAMON's pageout scheme is on, so a file left alone for a while is read from disk "
+           "again; every row times its input after a warm-up round)." if pages_out_cold_memory() else "."),
         "",
         "Peers' calls:",
         *calls,

@@ -19,3 +19,24 @@ def settle(threshold: float = 0.3, limit: float = 300.0) -> float:
     while float(load_average().split()[0]) > threshold and time.perf_counter() - started < limit:
         time.sleep(5)
     return time.perf_counter() - started
+
+
+def file_refaults() -> int:
+    """Pages of files read back in after the kernel dropped them (`workingset_refault_file`): a machine that
+    pages cold memory out (as this VM's DAMON pageout scheme does) makes whole-process rows read from disk."""
+    for line in Path("/proc/vmstat").read_text().splitlines():
+        name, _, value = line.partition(" ")
+        if name == "workingset_refault_file":
+            return int(value)
+    return 0
+
+
+def pages_out_cold_memory() -> bool:
+    """Whether a DAMON scheme is on that pages out memory it sees as cold."""
+    kdamonds = Path("/sys/kernel/mm/damon/admin/kdamonds")
+    try:
+        return any((k / "state").read_text().strip() == "on" and
+                   any(a.read_text().strip() == "pageout" for a in k.glob("contexts/*/schemes/*/action"))
+                   for k in kdamonds.iterdir() if k.is_dir())
+    except OSError:
+        return False
