@@ -52,8 +52,8 @@ REAL = tuple(corpora.REAL_SIZES)
 CORPUS_NAMES = {"en": "English prose (Markov)", "cjk": "CJK text (Markov)", "code": "source code", "en-2m": "English prose (Markov), 2 MB",
                 **corpora.REAL_NAMES}
 GROUPS = ("peers", "openmodels", "adversarial", "process", "formats", "tekken")
-GGUF = REPO.parent / "shared" / "data" / "gguf"
-HF = REPO.parent / "shared" / "data" / "hf"
+GGUF = corpora.REFERENCE / "gguf"
+HF = corpora.REFERENCE / "hf"
 OPEN_MODELS = ("llama-bpe", "qwen2")
 # Peers far slower than the rest keep no cache across calls: they get fewer
 # measured rounds and no warm-up round (their figure is context, not a target).

@@ -17,6 +17,7 @@ import base64
 import gzip
 import json
 import random
+import os
 import re
 import subprocess
 import sysconfig
@@ -26,7 +27,10 @@ from pathlib import Path
 VERSION = 1
 MB = 1_000_000
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "data"
+UDHR = REPO / "Tests" / "Fixtures" / "udhr"
+# The reference data scripts/reference-data fetches (gguf/, hf/).
+REFERENCE = Path(os.environ.get("CONTEXTKIT_REFERENCE_DATA")
+                 or Path(os.environ.get("CONTEXTKIT_CACHE") or Path.home() / ".cache/contextkit") / "reference-data")
 
 SIZES = {"en": 10 * MB, "cjk": 2 * MB, "code": 5 * MB}
 ADVERSARIAL_SIZES = (1 << 20, 2 << 20, 4 << 20, 8 << 20)
@@ -45,7 +49,7 @@ def _read(path: Path) -> str:
 
 
 def _english_sources() -> list[str]:
-    texts = [_read(REPO / "corpora" / "prose" / "en.txt"), _read(SHARED / "udhr" / "eng.txt")]
+    texts = [_read(REPO / "corpora" / "prose" / "en.txt"), _read(UDHR / "eng.txt")]
     licenses = Path("/usr/share/common-licenses")
     for name in ("GPL-3", "LGPL-2.1", "Apache-2.0", "GFDL-1.3", "MPL-2.0", "Artistic", "CC0-1.0"):
         texts.append(_read(licenses / name))
@@ -105,7 +109,7 @@ def cjk(size: int, seed: int = 2) -> str:
     order = 3
     models = {}
     for language, (corpus, udhr, _) in CJK_LANGUAGES.items():
-        paragraphs = _paragraphs(_read(REPO / "corpora" / "prose" / corpus)) + _paragraphs(_read(SHARED / "udhr" / udhr))
+        paragraphs = _paragraphs(_read(REPO / "corpora" / "prose" / corpus)) + _paragraphs(_read(UDHR / udhr))
         chain: dict[str, list[str]] = defaultdict(list)
         starts, lengths = [], []
         for p in paragraphs:

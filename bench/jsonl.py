@@ -9,7 +9,7 @@ same texts as one plain file.
 
 bench/run runs it on the release build.
 
-Texts are UDHR paragraphs (../shared/data/udhr, many languages) joined and cut
+Texts are UDHR paragraphs (Tests/Fixtures/udhr, many languages) joined and cut
 to each size at a character boundary. Every figure is the median of the
 rounds after a warm-up; each run is timed by the wall clock and by the CPU
 time it used (the child's user + system time; tiktoken's whole process), and
@@ -48,7 +48,7 @@ ENCODING = "o200k_base"
 
 def udhr_text() -> str:
     parts = []
-    for path in sorted((REPO.parent / "shared" / "data" / "udhr").glob("*.txt")):
+    for path in sorted((REPO / "Tests" / "Fixtures" / "udhr").glob("*.txt")):
         try:
             parts.append(" ".join(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()))
         except UnicodeDecodeError:

@@ -48,7 +48,7 @@ import semchunk  # noqa: E402
 import semantic_text_splitter  # noqa: E402
 
 CACHE = Path(os.environ.get("CONTEXTKIT_CACHE", Path.home() / ".cache" / "contextkit")) / "bench-plan"
-UDHR_ENGLISH = REPO.parent / "shared" / "data" / "udhr" / "eng.txt"
+UDHR_ENGLISH = REPO / "Tests" / "Fixtures" / "udhr" / "eng.txt"
 
 
 def generated_english(size: int) -> Path:

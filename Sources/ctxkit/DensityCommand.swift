@@ -21,8 +21,8 @@ enum DensityCommand {
         static var declarations: [OptionDeclaration<Self>] {
             [
                 .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: corpora/prose; a folder holding prose/ works too).", \.corpus),
-                .repeated("encoding", short: "e", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when ../shared/data/gguf holds their vocabularies) and apple-on-device.", \.encoding),
-                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: ../shared/data/udhr when it exists).", \.udhr),
+                .repeated("encoding", short: "e", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when the gguf/ folder scripts/reference-data fills holds their vocabularies) and apple-on-device.", \.encoding),
+                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: Tests/Fixtures/udhr when it exists, as in the repository).", \.udhr),
                 .flag("no-udhr", help: "Skip the UDHR cross-check.", \.noUDHR),
                 .option("reference", value: "TAG", help: "The language the token tax is relative to (default: en).", \.reference),
                 .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .integer(minimum: 1)),
@@ -63,7 +63,7 @@ enum DensityCommand {
             var udhr: [String: LanguageSample] = [:]
             if !options.noUDHR {
                 let explicit = options.udhr
-                let directory = explicit ?? "../shared/data/udhr"
+                let directory = explicit ?? "Tests/Fixtures/udhr"
                 if explicit != nil || FileManager.default.fileExists(atPath: directory) {
                     udhr = try UDHRTexts.load(directory: URL(fileURLWithPath: directory), for: corpus, sourcePrefix: directory)
                 }
@@ -84,8 +84,8 @@ enum DensityCommand {
 
     /// The report's set; the open models only where their vocabularies are at hand.
     static func defaultTokenizers(catalog: ProfileCatalog) throws -> [MeasuredTokenizer] {
-        let gguf = URL(fileURLWithPath: "../shared/data/gguf")
-        let present = ReportWriter.openModels.allSatisfy { FileManager.default.fileExists(atPath: gguf.appendingPathComponent($0.1).path) }
+        let gguf = ReportWriter.referenceGGUF()
+        let present = gguf.map { gguf in ReportWriter.openModels.allSatisfy { FileManager.default.fileExists(atPath: gguf.appendingPathComponent($0.1).path) } } ?? false
         return try ReportWriter.standardTokenizers(catalog: catalog, gguf: present ? gguf : nil)
     }
 

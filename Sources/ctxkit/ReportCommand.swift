@@ -10,14 +10,14 @@ enum ReportCommand {
     struct Options: CommandOptions {
         var positionals: [String] = []
         var root: String?
-        var shared: String?
+        var gguf: String?
         var out: String?
         var check = false
 
         static var declarations: [OptionDeclaration<Self>] {
             [
                 .option("root", value: "DIR", help: "The repository (holding corpora/ and examples/; default: the current directory).", \.root),
-                .option("shared", value: "DIR", help: "The shared data directory with udhr/ (default: ROOT/../shared/data). Required: the reports include the UDHR cross-check.", \.shared),
+                .option("gguf", value: "DIR", help: "llama.cpp's vocab-only GGUF files for the open models' rows (default: the gguf/ folder scripts/reference-data fills, $CONTEXTKIT_REFERENCE_DATA/gguf or reference-data/gguf in ContextKit's cache).", \.gguf),
                 .option("out", value: "DIR", help: "Where to write the reports (default: ROOT/reports).", \.out),
                 .flag("check", help: "Write nothing; exit 1 if any report differs from what would be written.", \.check),
             ]
@@ -26,7 +26,7 @@ enum ReportCommand {
 
     static let spec = CommandSpec<Options>(
         name: "ctxkit report",
-        usage: ["[--root DIR] [--shared DIR] [--out DIR] [--check]"],
+        usage: ["[--root DIR] [--gguf DIR] [--out DIR] [--check]"],
         summary: "Regenerates the measurement reports — reports/density, reports/transcript-growth and reports/schema-overhead, each as .md, .csv and .svg — from the corpora, the example schemas and the built-in profiles. The output depends only on those inputs: the same input gives the same bytes.",
         epilog: """
         Exit status: 0 written (or, with --check, up to date), 1 an input is missing or
@@ -39,9 +39,11 @@ enum ReportCommand {
             let terminal = Terminal()
             if !options.positionals.isEmpty { throw UsageError(tool: spec.name, "unexpected argument '\(options.positionals[0])'") }
             let root = URL(fileURLWithPath: options.root ?? ".").standardizedFileURL
-            let shared = options.shared.map { URL(fileURLWithPath: $0) } ?? root.deletingLastPathComponent().appendingPathComponent("shared/data")
+            guard let gguf = options.gguf.map({ URL(fileURLWithPath: $0) }) ?? ReportWriter.referenceGGUF() else {
+                throw UsageError(tool: spec.name, "no cache folder to find the GGUF vocabularies in: give them with --gguf DIR")
+            }
             let out = options.out.map { URL(fileURLWithPath: $0) } ?? root.appendingPathComponent("reports")
-            let writer = try ReportWriter(root: root, shared: shared)
+            let writer = try ReportWriter(root: root, gguf: gguf)
             let bar = ProgressBar(total: writer.densityWorkload, enabled: terminal.stderrIsTerminal, columns: terminal.stderrColumns)
             bar.setLabel("density")
             var reported = 0

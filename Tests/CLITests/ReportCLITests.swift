@@ -7,7 +7,6 @@ import TestSupport
 struct ReportCLITests {
     static let ctxkit = ToolRunner(tool: "ctxkit")
     static let isCI = TestRepository.isCI
-    static let sharedData = TestRepository.shared.appendingPathComponent("data")
     static let reportNames = ["density", "transcript-growth", "schema-overhead"].flatMap { name in ["md", "csv", "svg"].map { "\(name).\($0)" } }
 
     /// Skips (outside CI) or fails (under CI=true) when something the test needs is missing.
@@ -26,10 +25,10 @@ struct ReportCLITests {
 
     @Test("ctxkit report regenerates the committed reports byte for byte, and --check finds a stale one")
     func reportIsReproducible() throws {
-        try Self.require(FileManager.default.fileExists(atPath: Self.sharedData.appendingPathComponent("udhr").path),
-                         "the shared data (\(Self.sharedData.path)) is missing")
+        try Self.require(FileManager.default.fileExists(atPath: TestRepository.gguf.path),
+                         "the reference data (\(TestRepository.gguf.path)) is missing: run scripts/reference-data")
         let scratch = try TempDir()
-        let written = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--shared", Self.sharedData.path, "--out", scratch.url.path])
+        let written = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--gguf", TestRepository.gguf.path, "--out", scratch.url.path])
         #expect(written.status == 0, "\(written.stderr)")
         for name in Self.reportNames {
             let fresh = try Data(contentsOf: scratch.url.appendingPathComponent(name))
@@ -37,16 +36,27 @@ struct ReportCLITests {
             #expect(committed == fresh, "reports/\(name) differs from what ctxkit report writes: run it and commit the result")
         }
         try scratch.write("density.csv", "stale\n")
-        let check = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--shared", Self.sharedData.path, "--out", scratch.url.path, "--check"])
+        let check = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--gguf", TestRepository.gguf.path, "--out", scratch.url.path, "--check"])
         #expect(check.status == 1)
         #expect(check.stderr.contains("stale: \(scratch.url.appendingPathComponent("density.csv").path)"))
         #expect(!check.stderr.contains("density.md"))
     }
 
-    @Test("ctxkit report without the UDHR texts says what is missing")
-    func reportNeedsShared() throws {
+    @Test("ctxkit report without the open models' vocabularies says what is missing and how to get them")
+    func reportNeedsGGUF() throws {
         let scratch = try TempDir()
-        let run = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--shared", scratch.url.path, "--out", scratch.path("out")])
+        let run = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--gguf", scratch.url.path, "--out", scratch.path("out")])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("ggml-vocab-llama-bpe.gguf") && run.stderr.contains("scripts/reference-data"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("out")))
+    }
+
+    @Test("ctxkit report outside the repository says the UDHR texts are missing")
+    func reportNeedsRepository() throws {
+        let scratch = try TempDir()
+        try scratch.write("corpora/prose/en.txt", "The lamp was lit at dusk.\n")
+        try scratch.write("corpora/prose/en.json", #"{"language": "English", "tag": "en", "script": "Latn"}"#)
+        let run = try Self.ctxkit.run(["report", "--root", scratch.url.path, "--gguf", scratch.url.path, "--out", scratch.path("out")])
         #expect(run.status == 1)
         #expect(run.stderr.contains("UDHR"))
         #expect(!FileManager.default.fileExists(atPath: scratch.path("out")))

@@ -231,7 +231,7 @@ import TokenKit
     }
 
     @Test func encodingFromAModelFile() throws {
-        let gguf = TestRepository.shared.appendingPathComponent("data/gguf/ggml-vocab-llama-spm.gguf")
+        let gguf = TestRepository.gguf.appendingPathComponent("ggml-vocab-llama-spm.gguf")
         let text = String(repeating: prose, count: 50)
         let r = try tokcount.run(["--json", "-e", gguf.path], stdin: Data(text.utf8))
         let expected = try Tokenizer.load(contentsOf: gguf).count(text)

@@ -21,9 +21,7 @@ struct ChatTemplateTests {
 
     static func source(of name: String) throws -> String {
         if name == "gguf:qwen2" {
-            let shared = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("shared/data/gguf/ggml-vocab-qwen2.gguf")
-            return try #require(try GGUFFile(contentsOf: shared).chatTemplate)
+            return try #require(try GGUFFile(contentsOf: TestRepository.gguf.appendingPathComponent("ggml-vocab-qwen2.gguf")).chatTemplate)
         }
         return try String(contentsOf: folder.appendingPathComponent("templates/\(name).jinja"), encoding: .utf8)
     }

@@ -145,7 +145,7 @@ import Testing
     }
 
     @Test func aTokenizerFileReadsBackEqualFromEveryStyle() throws {
-        let url = TestRepository.shared.appendingPathComponent("data/hf/claude-legacy.tokenizer.json")
+        let url = TestRepository.huggingFace.appendingPathComponent("claude-legacy.tokenizer.json")
         guard FileManager.default.fileExists(atPath: url.path) || TestRepository.isCI else { return }
         let value = try JSONParser.parse([UInt8](try Data(contentsOf: url)))
         #expect(value["model"]?["vocab"]?.members?.count ?? 0 > 60_000)

@@ -4,7 +4,7 @@ import Foundation
 public enum GGUFFixtures {
     /// llama.cpp's GPT-2 vocabulary test file: a `gpt2.context_length`
     /// (1,024) but no chat template.
-    public static let gpt2Vocabulary = TestRepository.shared.appendingPathComponent("data/gguf/ggml-vocab-gpt-2.gguf")
+    public static let gpt2Vocabulary = TestRepository.gguf.appendingPathComponent("ggml-vocab-gpt-2.gguf")
 
     /// Writes the GPT-2 vocabulary with its `gpt2.context_length` key renamed
     /// (one letter, so the header stays valid) to `url`: a GGUF that gives no window.

@@ -4,7 +4,7 @@
     make_dataset.py OUT.jsonl [--records N] [--malformed-at K] [--udhr DIR]
 
 Each record is {"id": "<file>-<n>", "lang": "<file>", "text": "<paragraph>"}:
-the non-blank lines of ../shared/data/udhr/*.txt (the Universal Declaration
+the non-blank lines of Tests/Fixtures/udhr/*.txt (the Universal Declaration
 of Human Rights, public domain, from nltk_data's udhr2), trimmed, taken
 round-robin over the files (sorted by name) so that any prefix of the
 dataset mixes every language. Every third record is written with
@@ -38,7 +38,7 @@ def main() -> None:
     parser.add_argument("out")
     parser.add_argument("--records", type=int, default=None, help="stop after this many records (default: every paragraph)")
     parser.add_argument("--malformed-at", type=int, default=None)
-    parser.add_argument("--udhr", default=str(REPO.parent / "shared" / "data" / "udhr"))
+    parser.add_argument("--udhr", default=str(REPO / "Tests" / "Fixtures" / "udhr"))
     args = parser.parse_args()
 
     files = paragraphs(Path(args.udhr))

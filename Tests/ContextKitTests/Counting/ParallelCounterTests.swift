@@ -26,7 +26,7 @@ import Testing
     @Test(arguments: PieceBoundaryEncodings.all)
     func realTextAtEveryCutSize(encoding: String) throws {
         let tokenizer = try Tokenizer.named(encoding)
-        let folder = TestRepository.shared.appendingPathComponent("data/udhr")
+        let folder = TestRepository.udhr
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter { $0.hasSuffix(".txt") }
         var all: [UInt8] = []
         for name in names.prefix(120) { all += try Array(Data(contentsOf: folder.appendingPathComponent(name))) }

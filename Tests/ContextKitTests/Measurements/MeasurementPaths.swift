@@ -2,16 +2,14 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Where the measurement tests find the repository and the shared data.
+/// Where the measurement tests find the reference data the reports need.
 enum MeasurementPaths {
-    /// `data/` of the shared reference data beside the repository.
-    static let sharedData: URL = TestRepository.shared.appendingPathComponent("data")
-
-    /// The shared data directory; without it the test is cancelled (skipped),
-    /// except under CI, where a missing data set is a failure.
-    static func requireSharedData(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-        if FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("udhr").path) { return sharedData }
-        let message = "the shared data (\(sharedData.path)/udhr) is missing"
+    /// The reference data's `gguf/` (the open models' vocabularies); without
+    /// it the test is cancelled (skipped), except under CI, where missing
+    /// reference data is a failure.
+    static func requireGGUF(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        if FileManager.default.fileExists(atPath: TestRepository.gguf.path) { return TestRepository.gguf }
+        let message = "the reference data (\(TestRepository.gguf.path)) is missing: run scripts/reference-data"
         if TestRepository.isCI {
             Issue.record(Comment(rawValue: message + "; under CI=true this is a failure"), sourceLocation: sourceLocation)
             throw MissingData(message: message)

@@ -9,8 +9,8 @@ import Testing
 struct ReportReproducibilityTests {
     @Test("regenerating reports/ gives the committed bytes")
     func committedReportsAreCurrent() throws {
-        let shared = try MeasurementPaths.requireSharedData()
-        let writer = try ReportWriter(root: TestRepository.root, shared: shared)
+        let gguf = try MeasurementPaths.requireGGUF()
+        let writer = try ReportWriter(root: TestRepository.root, gguf: gguf)
         let files = try writer.files()
         #expect(files.map(\.name) == ["density.md", "density.csv", "density.svg",
                                       "transcript-growth.md", "transcript-growth.csv", "transcript-growth.svg",
@@ -20,7 +20,7 @@ struct ReportReproducibilityTests {
             let committed = try? String(contentsOf: reports.appendingPathComponent(file.name), encoding: .utf8)
             #expect(committed == file.contents, "reports/\(file.name) is stale: run `swift run ctxkit report` and commit the result")
             // Same input, same bytes: nothing machine-specific such as an absolute path.
-            #expect(!file.contents.contains(TestRepository.root.path) && !file.contents.contains(shared.path), "\(file.name) names an absolute path")
+            #expect(!file.contents.contains(TestRepository.root.path) && !file.contents.contains(gguf.path), "\(file.name) names an absolute path")
         }
     }
 }

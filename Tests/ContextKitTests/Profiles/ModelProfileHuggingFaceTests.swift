@@ -21,14 +21,14 @@ import Testing
         return try #require(try JSONDecoder().decode([String: Expected].self, from: data)[name])
     }
 
-    /// The Qwen3 folder: this repository's config files with the shared Qwen3 tokenizer.json.
+    /// The Qwen3 folder: this repository's config files with Qwen3's tokenizer.json from the reference data.
     static func qwen3Folder(in dir: TempDir) throws -> URL {
         let folder = dir.url.appendingPathComponent("qwen3-chat")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["config.json", "tokenizer_config.json"] {
             try FileManager.default.copyItem(at: profiles.appendingPathComponent("qwen3-chat/\(name)"), to: folder.appendingPathComponent(name))
         }
-        try FileManager.default.copyItem(at: TestRepository.shared.appendingPathComponent("data/hf/qwen3.tokenizer.json"),
+        try FileManager.default.copyItem(at: TestRepository.huggingFace.appendingPathComponent("qwen3.tokenizer.json"),
                                          to: folder.appendingPathComponent("tokenizer.json"))
         return folder
     }

@@ -4,9 +4,10 @@ Face's apply_chat_template configures it (sandboxed, trim_blocks,
 lstrip_blocks, raise_exception). Writes expected.json beside this script.
 
 Templates: templates/*.jinja (written for this project) and the chat template
-inside ../shared/data/gguf/ggml-vocab-qwen2.gguf (read from its GGUF header).
+inside the reference data's gguf/ggml-vocab-qwen2.gguf (read from its GGUF header).
 Run: "$(scripts/python-env | tail -n1)" Tests/Fixtures/chat-templates/generate.py
 """
+import os
 import json
 import struct
 import sys
@@ -16,7 +17,9 @@ from jinja2.exceptions import TemplateError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 HERE = Path(__file__).resolve().parent
-SHARED = HERE.parents[2].parent / "shared"
+# The reference data scripts/reference-data fetches (gguf/, hf/).
+REFERENCE = Path(os.environ.get("CONTEXTKIT_REFERENCE_DATA")
+                 or Path(os.environ.get("CONTEXTKIT_CACHE") or Path.home() / ".cache/contextkit") / "reference-data")
 
 
 def gguf_string(path: Path, key: str):
@@ -81,7 +84,7 @@ def main():
     env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
     env.globals["raise_exception"] = raise_exception
     templates = {p.stem: p.read_text(encoding="utf-8") for p in sorted((HERE / "templates").glob("*.jinja"))}
-    qwen = gguf_string(SHARED / "data/gguf/ggml-vocab-qwen2.gguf", "tokenizer.chat_template")
+    qwen = gguf_string(REFERENCE / "gguf/ggml-vocab-qwen2.gguf", "tokenizer.chat_template")
     if qwen is None:
         sys.exit("no chat template in the qwen2 GGUF")
     templates["gguf:qwen2"] = qwen

@@ -8,13 +8,14 @@ ModelProfileHuggingFaceTests.
 
 A folder holds config.json and tokenizer_config.json (written for these
 tests); its tokenizer.json comes from elsewhere, named in FOLDERS:
-qwen3-chat uses ../shared/data/hf/qwen3.tokenizer.json (Qwen3's, Apache-2.0),
+qwen3-chat uses the reference data's hf/qwen3.tokenizer.json (Qwen3's, Apache-2.0),
 all-minilm-l6-v2 is Tests/Fixtures/wordpiece/all-minilm-l6-v2 itself.
 perMessage is what a second, empty message adds; perRequest the rest of one
 empty user message's framing (as ModelProfile.measuredOverheads defines them).
 """
 from __future__ import annotations
 
+import os
 import json
 from pathlib import Path
 
@@ -23,8 +24,11 @@ from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
+# The reference data scripts/reference-data fetches (gguf/, hf/).
+REFERENCE = Path(os.environ.get("CONTEXTKIT_REFERENCE_DATA")
+                 or Path(os.environ.get("CONTEXTKIT_CACHE") or Path.home() / ".cache/contextkit") / "reference-data")
 FOLDERS = {
-    "qwen3-chat": (HERE / "qwen3-chat", REPO.parent / "shared/data/hf/qwen3.tokenizer.json"),
+    "qwen3-chat": (HERE / "qwen3-chat", REFERENCE / "hf/qwen3.tokenizer.json"),
     "all-minilm-l6-v2": (REPO / "Tests/Fixtures/wordpiece/all-minilm-l6-v2", REPO / "Tests/Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json"),
 }
 

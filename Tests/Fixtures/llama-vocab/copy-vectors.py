@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Copies llama.cpp's vocabulary test files (vocab-only GGUF + .inp/.out) that
-../shared/data/gguf does not hold, and that are small enough to keep in the
+the reference data (scripts/reference-data) does not hold, and that are small enough to keep in the
 repository (under 2 MB), from PyPI's llama-cpp-python 0.3.36 sdist
 (`vendor/llama.cpp/models/`) into this folder.
 
@@ -8,7 +8,7 @@ repository (under 2 MB), from PyPI's llama-cpp-python 0.3.36 sdist
 
 (`pip download --no-deps --no-binary :all: llama-cpp-python==0.3.36 -d DIR`
 fetches the sdist.) The larger ones (command-r, qwen35, gemma-4) stay in the
-sdist: extract them and name the folder in CONTEXTKIT_GGUF_VECTORS.
+sdist: scripts/reference-data takes them into ContextKit's cache.
 """
 from __future__ import annotations
 

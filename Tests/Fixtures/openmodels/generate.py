@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes <name>.jsonl beside this file: Hugging Face `tokenizers`' ids for the
-tokenizer.json files in ../shared/data/hf, for the Swift parity tests.
+tokenizer.json files in the reference data's hf/, for the Swift parity tests.
 
 Run from anywhere, with a Python that has `tokenizers` 0.23.3 (only this
 generator needs it, so the test venv does not carry it):
@@ -8,7 +8,7 @@ generator needs it, so the test venv does not carry it):
     /tmp/hf/bin/python Tests/Fixtures/openmodels/generate.py
 
 One JSON object per line: {"case", "input", "count", "fnv1a64", "ids"}, in the
-same format as Tests/Fixtures/tiktoken (input is {"text"}, {"shared": path} or
+same format as Tests/Fixtures/tiktoken (input is {"text"}, {"repo": path} or
 {"repeat", "times"}; ids complete up to 4096, else the first 256; fnv1a64
 over all of them). Ids are `encode(text, add_special_tokens=False)`: special
 tokens in the text are parsed, so the Swift side encodes with allowedSpecial
@@ -17,13 +17,17 @@ tokens in the text are parsed, so the Swift side encodes with allowedSpecial
 
 from __future__ import annotations
 
+import os
 import json
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-SHARED = REPO.parent / "shared"
+UDHR = REPO / "Tests" / "Fixtures" / "udhr"
+# The reference data scripts/reference-data fetches (gguf/, hf/).
+REFERENCE = Path(os.environ.get("CONTEXTKIT_REFERENCE_DATA")
+                 or Path(os.environ.get("CONTEXTKIT_CACHE") or Path.home() / ".cache/contextkit") / "reference-data")
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(REPO / "scripts"))
 
@@ -49,9 +53,9 @@ def fnv1a64_ids(ids: list[int]) -> str:
 
 def cases() -> list[tuple[str, dict, str]]:
     out = []
-    for p in sorted((SHARED / "data" / "udhr").glob("*.txt")):
-        out.append((f"udhr/{p.stem}", {"shared": p.relative_to(SHARED).as_posix()}, p.read_bytes().decode("utf-8")))
-    inp = (SHARED / "data" / "gguf" / "ggml-vocab-qwen2.gguf.inp").read_bytes().decode("utf-8")
+    for p in sorted((UDHR).glob("*.txt")):
+        out.append((f"udhr/{p.stem}", {"repo": p.relative_to(REPO).as_posix()}, p.read_bytes().decode("utf-8")))
+    inp = (REFERENCE / "gguf" / "ggml-vocab-qwen2.gguf.inp").read_bytes().decode("utf-8")
     for i, text in enumerate(inp.split("\n__ggml_vocab_test__\n")[:-1]):
         out.append((f"llama.cpp/{i:02d}", {"text": text}, text))
     for unit, times in [("a", 100_000), (" ", 100_000), ("\n", 10_000), ("9", 10_000), ("\u4e2d", 10_000),
@@ -67,7 +71,7 @@ def cases() -> list[tuple[str, dict, str]]:
 def main() -> None:
     all_cases = cases()
     for name, file in TOKENIZERS.items():
-        tok = Tokenizer.from_file(str(SHARED / "data" / "hf" / file))
+        tok = Tokenizer.from_file(str(REFERENCE / "hf" / file))
         lines = []
         for case, source, text in all_cases:
             ids = tok.encode(text, add_special_tokens=False).ids

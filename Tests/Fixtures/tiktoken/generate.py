@@ -5,7 +5,7 @@ Run from anywhere:  "$(scripts/python-env | tail -n1)" Tests/Fixtures/tiktoken/g
 
 One JSON object per line:
   {"case", "input", ["allowed_special": "all",] "count", "fnv1a64", "ids"}
-input is one of {"text"}, {"shared": path under ../shared}, {"repo": path in
+input is one of {"text"}, {"repo": path in
 the repo} or {"repeat", "times"}. ids holds every id when count <= 4096, else
 the first 256; fnv1a64 hashes all of them (FNV-1a 64 over each id as 4 bytes,
 little-endian), so big cases stay small on disk. Deterministic: a rerun with
@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-SHARED = REPO.parent / "shared"
+UDHR = REPO / "Tests" / "Fixtures" / "udhr"
 sys.dont_write_bytecode = True  # no __pycache__ inside the repo
 sys.path.insert(0, str(REPO / "scripts"))
 
@@ -73,11 +73,11 @@ def repo_file(name: str, path: Path) -> Case:
 
 
 def udhr_cases() -> list[Case]:
-    udhr = SHARED / "data" / "udhr"
+    udhr = UDHR
     paths = sorted(udhr.glob("*.txt"))
     if not paths:
         raise SystemExit(f"no UDHR files in {udhr}")
-    return [Case(f"udhr/{p.stem}", {"shared": p.relative_to(SHARED).as_posix()}, read_exactly(p)) for p in paths]
+    return [Case(f"udhr/{p.stem}", {"repo": p.relative_to(REPO).as_posix()}, read_exactly(p)) for p in paths]
 
 
 def corpora_cases() -> list[Case]:

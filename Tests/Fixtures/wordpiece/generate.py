@@ -5,7 +5,7 @@ pre-tokenizer), for the Swift parity test.
 
     PY=$(scripts/python-env | tail -1); $PY Tests/Fixtures/wordpiece/generate.py
 
-Cases: every UDHR translation (../shared/data/udhr), every file of corpora/,
+Cases: every UDHR translation (Tests/Fixtures/udhr), every file of corpora/,
 llama.cpp's tokenizer cases, BERT's corner cases (accents, CJK, controls,
 words past max_input_chars_per_word, unknown characters, special tokens),
 long repeats and seeded fuzz text. One JSON object per line, in the format of
@@ -15,13 +15,17 @@ special tokens in the text are parsed (the Swift side allows all).
 """
 from __future__ import annotations
 
+import os
 import json
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-SHARED = REPO.parent / "shared"
+UDHR = REPO / "Tests" / "Fixtures" / "udhr"
+# The reference data scripts/reference-data fetches (gguf/, hf/).
+REFERENCE = Path(os.environ.get("CONTEXTKIT_REFERENCE_DATA")
+                 or Path(os.environ.get("CONTEXTKIT_CACHE") or Path.home() / ".cache/contextkit") / "reference-data")
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(REPO / "scripts"))
 
@@ -70,13 +74,13 @@ def fnv1a64_ids(ids: list[int]) -> str:
 
 def cases() -> list[tuple[str, dict, str]]:
     out = []
-    for p in sorted((SHARED / "data" / "udhr").glob("*.txt")):
-        out.append((f"udhr/{p.stem}", {"shared": p.relative_to(SHARED).as_posix()}, p.read_bytes().decode("utf-8")))
+    for p in sorted((UDHR).glob("*.txt")):
+        out.append((f"udhr/{p.stem}", {"repo": p.relative_to(REPO).as_posix()}, p.read_bytes().decode("utf-8")))
     for p in sorted((REPO / "corpora").rglob("*")):
         if p.is_file() and p.suffix in (".txt", ".json", ".md", ".py", ".swift", ".html"):
             out.append((f"corpora/{p.relative_to(REPO / 'corpora').as_posix()}", {"repo": p.relative_to(REPO).as_posix()},
                         p.read_bytes().decode("utf-8")))
-    inp = (SHARED / "data" / "gguf" / "ggml-vocab-llama-bpe.gguf.inp").read_bytes().decode("utf-8")
+    inp = (REFERENCE / "gguf" / "ggml-vocab-llama-bpe.gguf.inp").read_bytes().decode("utf-8")
     for i, text in enumerate(inp.split("\n__ggml_vocab_test__\n")[:-1]):
         out.append((f"llama.cpp/{i:02d}", {"text": text}, text))
     for i, text in enumerate(CORNERS):

@@ -5,7 +5,7 @@ import Testing
 
 extension OpenModels {
     /// llama.cpp's tokenizer tests: every case of every vocabulary in
-    /// `../shared/data/gguf` must give exactly the ids of its `.out` line (no BOS
+    /// the reference data's `gguf/` must give exactly the ids of its `.out` line (no BOS
     /// or EOS, special tokens not parsed). A new vocabulary is tested by adding its
     /// `.gguf`, `.gguf.inp` and `.gguf.out` to the folder.
     @Suite struct GGUFConformanceTests {
@@ -38,14 +38,13 @@ extension OpenModels {
             print("conformance \(vectors.description): \(passed)/\(inputs.count)")
         }
 
-        /// The sdist's larger vocabularies are too big for the repository;
-        /// `scripts/test` fetches them (`scripts/llama-vocab-vectors`) and CI
-        /// must not pass without them.
+        /// The reference data is too big for the repository; `scripts/test`
+        /// fetches it (`scripts/reference-data`) and CI must not pass without it.
         @Test(.enabled(if: TestRepository.isCI, "outside CI the larger vocabularies are optional"))
         func largerVocabulariesAreTestedInCI() {
             let names = Set(OpenModelFixtures.vocabularies().map { $0.gguf.lastPathComponent })
-            for name in ["ggml-vocab-gemma-4.gguf", "ggml-vocab-command-r.gguf", "ggml-vocab-qwen35.gguf"] {
-                #expect(names.contains(name), "\(name) is missing: run scripts/llama-vocab-vectors and name its folder in CONTEXTKIT_GGUF_VECTORS")
+            for name in ["ggml-vocab-llama-bpe.gguf", "ggml-vocab-qwen2.gguf", "ggml-vocab-gemma-4.gguf", "ggml-vocab-command-r.gguf", "ggml-vocab-qwen35.gguf"] {
+                #expect(names.contains(name), "\(name) is missing: run scripts/reference-data and name its folder in CONTEXTKIT_REFERENCE_DATA")
             }
         }
     }

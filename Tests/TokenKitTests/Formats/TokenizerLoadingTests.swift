@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TokenKit
 
 extension OpenModels {
@@ -8,7 +9,7 @@ extension OpenModels {
         @Test func detectsEachFormat() throws {
             let gguf = OpenModelFixtures.ggufFolder.appendingPathComponent("ggml-vocab-llama-bpe.gguf")
             let json = OpenModelFixtures.hfFolder.appendingPathComponent("qwen3.tokenizer.json")
-            let tiktoken = OpenModelFixtures.sharedData.appendingPathComponent("vocab/cl100k_base.tiktoken")
+            let tiktoken = TestRepository.path("Sources/TokenKit/Resources/cl100k_base.tiktoken")
             let text = "Hello, world! 123"
             #expect(try Tokenizer.load(contentsOf: gguf).encodeOrdinary(text) == [9906, 11, 1917, 0, 220, 4513])
             #expect(try Tokenizer.load(contentsOf: json).encodeOrdinary(text) == [9707, 11, 1879, 0, 220, 16, 17, 18])

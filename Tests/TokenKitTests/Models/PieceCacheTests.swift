@@ -15,7 +15,7 @@ extension OpenModels {
         /// same pieces again: most are hits).
         static func writeLongFiles(into folder: TempDir) throws -> [String] {
             let texts = OpenModelFixtures.udhrTexts.map(\.text)
-            try #require(texts.count >= 20, "the UDHR texts in ../shared/data/udhr are missing")
+            try #require(texts.count >= 20, "the UDHR texts in Tests/Fixtures/udhr are missing")
             let repeated = Array(repeating: texts.prefix(20).joined(separator: "\n"), count: 5).joined(separator: "\n\n")
             return [try folder.write("udhr-all.txt", texts.joined(separator: "\n")),
                     try folder.write("udhr-20-five-times.txt", repeated)]

@@ -2,12 +2,11 @@ import Foundation
 import TestSupport
 @testable import TokenKit
 
-/// Where the shared reference data lives: `../shared/data` beside the package.
+/// The reference data the open-model suites compare against (see `TestRepository`).
 enum OpenModelFixtures {
-    static let sharedData = TestRepository.shared.appendingPathComponent("data")
-    static let ggufFolder = sharedData.appendingPathComponent("gguf")
-    static let hfFolder = sharedData.appendingPathComponent("hf")
-    static let udhrFolder = sharedData.appendingPathComponent("udhr")
+    static let ggufFolder = TestRepository.gguf
+    static let hfFolder = TestRepository.huggingFace
+    static let udhrFolder = TestRepository.udhr
 
     /// Every UDHR text, by file name, in name order (empty if the data is missing).
     static let udhrTexts: [(name: String, text: String)] = {
@@ -51,14 +50,10 @@ enum OpenModelFixtures {
         }
     }
 
-    /// Every `.gguf` with an `.inp` and an `.out` beside it, in the shared folder,
-    /// in `Tests/Fixtures/llama-vocab` and in any folder named by
-    /// `CONTEXTKIT_GGUF_VECTORS` (colon-separated).
+    /// Every `.gguf` with an `.inp` and an `.out` beside it, in the reference
+    /// data's `gguf/` and in `Tests/Fixtures/llama-vocab`.
     static func vocabularies() -> [VocabularyVectors] {
-        var folders = [ggufFolder, TestRepository.fixtures.appendingPathComponent("llama-vocab")]
-        if let extra = ProcessInfo.processInfo.environment["CONTEXTKIT_GGUF_VECTORS"] {
-            folders += extra.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
-        }
+        let folders = [ggufFolder, TestRepository.fixtures.appendingPathComponent("llama-vocab")]
         let fm = FileManager.default
         return folders.flatMap { folder -> [VocabularyVectors] in
             let names = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -19,7 +19,6 @@ struct TokenFixture {
     private struct Line: Decodable {
         struct Input: Decodable {
             let text: String?
-            let shared: String?
             let repo: String?
             let `repeat`: String?
             let times: Int?
@@ -61,9 +60,6 @@ struct TokenFixture {
 
     private static func input(_ input: Line.Input) throws -> String {
         if let text = input.text { return text }
-        if let path = input.shared {
-            return try String(contentsOf: TestRepository.shared.appendingPathComponent(path), encoding: .utf8)
-        }
         if let path = input.repo {
             return try String(contentsOf: TestRepository.root.appendingPathComponent(path), encoding: .utf8)
         }
