@@ -180,7 +180,7 @@ func noteEngine(_ backend: any LanguageModelBackend, profile: ModelProfile) thro
         #expect(snippets.map(\.name) == ["part-one", "part-two", "entry-insight", "newsletter", "brewlog"])
         let readme = try String(contentsOf: TestRepository.root.appendingPathComponent("Sources/Summariser/README.md"), encoding: .utf8)
         for snippet in snippets { #expect(readme.contains("```swift\n" + snippet.code + "\n```"), "README lacks the \(snippet.name) snippet") }
-        let main = try String(contentsOf: TestRepository.root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(main.contains("```swift\n" + snippets[1].code + "\n```"), "the main README quotes part two's snippet")
+        let guide = try String(contentsOf: TestRepository.root.appendingPathComponent("docs/ctxkit.md"), encoding: .utf8)
+        #expect(guide.contains("```swift\n" + snippets[1].code + "\n```"), "docs/ctxkit.md quotes part two's snippet")
     }
 }
