@@ -7,6 +7,7 @@ import FoundationNetworking
 /// in whatever pieces the network gives. Built on URLSession's delegate API,
 /// which swift-corelibs-foundation implements on Linux (`bytes(for:)` it does not).
 package final class HTTPByteStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: its one stored property is the stream's continuation, which is Sendable; NSObject keeps the compiler from seeing that.
     package enum Part: Sendable {
         /// The status and the headers (names in lower case; a repeated header keeps its last value).
         case status(Int, headers: [String: String])

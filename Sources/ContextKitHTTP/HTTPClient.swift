@@ -109,6 +109,7 @@ package struct HTTPClient: Sendable {
     /// Whether the response to a request has begun, shared with the task that
     /// watches the deadline: past it, "too slow" and "sent nothing" are different failures.
     final class Progress: @unchecked Sendable {
+        // @unchecked Sendable: `begun` is read and written only under `lock`.
         private let lock = NSLock()
         private var begun = false
         var answered: Bool { lock.withLock { begun } }

@@ -25,6 +25,7 @@ import FoundationNetworking
 /// handle both paths alike. `timeoutInterval` is how long the connection may
 /// stay silent (connect, then between reads).
 package final class PlainHTTPConnection: @unchecked Sendable {
+    // @unchecked Sendable: the request is immutable, and the descriptor and the cancelled flag are touched only under `lock`.
     private let request: URLRequest
     private let queue = DispatchQueue(label: "PlainHTTPConnection")
     private let lock = NSLock()

@@ -67,6 +67,7 @@ package final class JSONLCounter {
 
 /// A batch on its way through the workers.
 private final class PendingBatch: @unchecked Sendable {
+    // @unchecked Sendable: `output` is read and written only under `condition`'s lock.
     private let condition = NSCondition()
     private var output: JSONLCounter.BatchOutput?
 

@@ -281,6 +281,7 @@ struct ChunkResult {
 /// small inputs read and counted whole, or a marker that ends an input (could
 /// not open it, a read error, binary) in its place in the order.
 final class PendingWork: @unchecked Sendable {
+    // @unchecked Sendable: `pieces` and `finished` are read and written only under `condition`'s lock.
     /// One chunk counted, or the outcome that ends an input.
     struct Piece {
         let input: Int

@@ -42,9 +42,6 @@ public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether requests can be sent now.
-    public var isAvailable: Bool { self == .available }
-
     /// `available`, or `unavailable: ` and the reason's message.
     public var description: String {
         switch self {

@@ -11,6 +11,7 @@ import Foundation
 /// let tokenizer = try model.tokenizer()
 /// ```
 public final class GGUFFile: @unchecked Sendable {
+    // @unchecked Sendable: every property is a constant read from the file in init, and the mapping under it is read-only.
     /// The file's path, as given.
     public let path: String
     /// The GGUF format version (2 or 3).

@@ -141,6 +141,7 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
 
 /// Loads each built-in tokenizer once, even when many threads ask at the same time.
 private final class TokenizerCache: @unchecked Sendable {
+    // @unchecked Sendable: `loaded` is read and written only under `lock`.
     private let lock = NSLock()
     private var loaded: [OpenAIEncoding: Tokenizer] = [:]
 

@@ -31,6 +31,7 @@
 /// sequence of those bytes, so every way of reaching it ends the same way.
 /// Each position is entered at most once, so the work is linear in the piece.
 struct BacktrackingEncoder: @unchecked Sendable {
+    // @unchecked Sendable: read-only views of tables its vocabulary owns, which outlives it and never changes them.
     let tree: MergeTree
     let trie: TokenTrie
     /// The vocabulary's offsets (token `id` is `offsets[id]..<offsets[id + 1]`). Raw pointers
@@ -121,6 +122,7 @@ struct BacktrackingEncoder: @unchecked Sendable {
 /// The tables the backtracking encoder needs, built once per vocabulary (or
 /// loaded from `VocabularyCache`) and owned by it.
 final class MergeTables: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init; the arenas it holds are only read.
     let treeShape: MergeTree.Shape
     let trieShape: TokenTrie.Shape
     let treeArena: TableArena

@@ -162,6 +162,7 @@ private struct SingleTokenSink: TokenSink {
 /// Keys and values live in one `TableArena`, so that `ModelFileCache` can
 /// store the table as it is and map it back.
 final class PairTable: @unchecked Sendable {
+    // @unchecked Sendable: merges are inserted while the table is built, before it is shared; afterwards it is only read.
     /// Keys (`slotCount` words), then values (`slotCount` words).
     let arena: TableArena
     private let keys: UnsafeMutablePointer<UInt64>

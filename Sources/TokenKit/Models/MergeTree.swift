@@ -27,6 +27,7 @@
 /// 3. **Every token encodes to itself**, so tiktoken's shortcut (a piece that
 ///    is a token is returned as that token) agrees with the merge.
 struct MergeTree: @unchecked Sendable {
+    // @unchecked Sendable: raw pointers into an arena that is written while the tree is built and only read after.
     /// Split of each id: left | right << 32; `MergeTree.none` for single bytes and unused ids.
     let splits: UnsafeMutablePointer<UInt64>
     /// Open-addressing table of `occupied | left << 40 | right << 20 | merged`, 20 bits per id; 0 = empty.

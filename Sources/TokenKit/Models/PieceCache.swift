@@ -268,6 +268,7 @@ struct PieceCache {
     /// samples at 25 kHz instead of 4,835 + 4,492 (wall time unchanged: the
     /// calling thread's walk and report are the longer path there).
     final class Pool: @unchecked Sendable {
+        // @unchecked Sendable: the free list and the byte tally are touched only under `lock`; a lease is used by one thread at a time.
         /// A memo lent to one call: give it back with `giveBack(_:)`.
         struct Lease {
             let storage: Storage

@@ -9,6 +9,7 @@ import Foundation
 /// id + 1 of the token its path spells (20 bits, 0 for none), so a step is a
 /// single load.
 struct TokenTrie: @unchecked Sendable {
+    // @unchecked Sendable: raw pointers into an arena that is written while the trie is built and only read after.
     let cells: UnsafeMutablePointer<UInt64>
     /// For each id, the longest token that is a strict prefix of it, or `.max`.
     let nextPrefix: UnsafeMutablePointer<UInt32>

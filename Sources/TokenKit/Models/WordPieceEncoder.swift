@@ -25,6 +25,7 @@ final class WordPieceEncoder: Sendable {
 
     /// A trie with the arena that holds its cells.
     private struct Trie: @unchecked Sendable {
+        // @unchecked Sendable: the trie reads an arena that is written only while it is built.
         let arena: TableArena
         let trie: TokenTrie
 

@@ -14,6 +14,7 @@ import Darwin
 /// The files mapped are never rewritten in place (the caches are replaced by
 /// rename), so a mapping stays valid while it lives.
 package final class MappedFile: @unchecked Sendable {
+    // @unchecked Sendable: a read-only mapping of a file that is never rewritten in place (see above); every property is a constant.
     package let path: String
     package let base: UnsafeRawPointer
     package let count: Int

@@ -8,6 +8,7 @@ import Foundation
 /// tiktoken and Hugging Face write them (Rust / Oniguruma dialect); the few
 /// places where ICU reads them differently are translated first.
 public struct RegexPreTokenizer: @unchecked Sendable {
+    // @unchecked Sendable: NSRegularExpression is immutable once compiled and documented as safe to use from several threads.
     /// The pattern as given.
     public let pattern: String
     private let regex: NSRegularExpression

@@ -196,6 +196,7 @@ enum CharacterRule: Sendable {
 /// A `Split` pattern run through ICU, keeping Hugging Face's semantics: the
 /// pattern sees only the piece, and an empty match still cuts the piece there.
 struct RegexSplitter: @unchecked Sendable {
+    // @unchecked Sendable: NSRegularExpression is immutable once compiled and documented as safe to use from several threads.
     let pattern: String
     private let regex: NSRegularExpression
 

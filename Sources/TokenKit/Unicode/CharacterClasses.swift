@@ -51,6 +51,7 @@ public struct CharacterClass: OptionSet, Sendable, Hashable {
 /// by the source and its version and checked by checksum) and read back in
 /// well under a millisecond.
 public final class CharacterClassTable: @unchecked Sendable {
+    // @unchecked Sendable: the table is built or read back in init and never written again.
     /// The table every tokenizer shares; read or built on first use.
     public static let shared = CharacterClassTable()
 

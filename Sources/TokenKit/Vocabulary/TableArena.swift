@@ -7,6 +7,7 @@ import Foundation
 /// disk as is and reads it back into a fresh block, so loading a prepared
 /// vocabulary is one read instead of parsing and rebuilding every table.
 final class TableArena: @unchecked Sendable {
+    // @unchecked Sendable: the block is written only while its tables are built, before the arena is shared; afterwards every thread only reads it.
     let base: UnsafeMutableRawPointer
     let size: Int
     /// The mapped file this arena is a slice of, if it was loaded; nil when it owns its memory.

@@ -15,6 +15,7 @@ import Foundation
 /// and no comparison loop; a longer one compares the rest in place.
 @usableFromInline
 final class Vocabulary: @unchecked Sendable {
+    // @unchecked Sendable: filled in init and given its merge tables by `attach` before it is shared; read-only from then on.
     /// One more than the largest id (ids may have gaps).
     let idCount: Int
     /// How many ids have bytes.
