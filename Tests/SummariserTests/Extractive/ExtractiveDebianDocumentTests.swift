@@ -184,6 +184,14 @@ import Testing
                                                  plain: "Further, Affirmer disclaims responsibility for any use of the Work. d.", words: words))
     }
 
+    @Test func aShortTextIsItsOwnSummaryInPlainText() async throws {
+        let profile = ModelProfile(name: "test", contextWindow: 4096, tokenizer: .encoding("cl100k_base"))
+        let engine = try SummaryEngine(backend: ExtractiveBackend(), configuration: .init(profile: profile))
+        let run = try await engine.summarise("# The **tide** table\n\nSee the [harbour notes](notes.md) before you sail.")
+        #expect(run.isInputItsOwnSummary)
+        #expect(run.summary == Summary(headline: "The tide table", points: ["See the harbour notes before you sail."]))
+    }
+
     @Test func aCentredOrCapitalisedFirstLineIsAPlainTextsTitle() {
         let license = "                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n\n"
             + " Everyone is permitted to copy and distribute verbatim copies of this license document.\n"
