@@ -17,8 +17,18 @@ recall of a summary's points against the document's own section leads, the
 first sentence of each section's first prose paragraph (each paragraph's, in a
 document without headings). Every system gives three sentences.
 
+Clean sentences (`--debian`): on documents Debian ships on this machine
+(DEBIAN_DOCUMENTS: Node.js's README and API docs, the licences in
+/usr/share/common-licenses, package READMEs; those missing are listed and
+skipped), says for each document whether ContextKit's headline and each
+system's points read as clean: a point is a clean sentence
+(`clean_sentence`), the headline a clean headline (`clean_headline`). The
+peers give sentences and no headline. Printed as a Markdown table, and
+written to --out when given.
+
 Usage: py="$(bench/python-env-bench | tail -n1)"; swift build --product ctxkit
        "$py" bench/extractive.py [--bin .build/debug] [--rounds 5]
+       "$py" bench/extractive.py --debian [--bin .build/debug] [--out FILE]
 """
 import argparse
 import json
@@ -42,6 +52,39 @@ DOCUMENTS = [
     "Sources/Summariser/README.md",
     "scripts/README-llama-server.md",
     "corpora/code/sample.md",
+]
+
+DEBIAN_DOCUMENTS = [
+    "/usr/share/doc/nodejs/README.md",
+    "/usr/share/doc/nodejs/CONTRIBUTING.md",
+    "/usr/share/doc/nodejs/GOVERNANCE.md",
+    "/usr/share/doc/nodejs/SECURITY.md",
+    "/usr/share/doc/nodejs/api/path.md",
+    "/usr/share/doc/nodejs/api/string_decoder.md",
+    "/usr/share/doc/nodejs/api/querystring.md",
+    "/usr/share/doc/nodejs/api/corepack.md",
+    "/usr/share/doc/nodejs/api/punycode.md",
+    "/usr/share/doc/nodejs/api/documentation.md",
+    "/usr/share/doc/nodejs/api/debugger.md",
+    "/usr/share/doc/nodejs/api/tty.md",
+    "/usr/share/doc/nodejs/api/timers.md",
+    "/usr/share/doc/nodejs/api/events.md",
+    "/usr/share/common-licenses/GPL-3",
+    "/usr/share/common-licenses/GPL-2",
+    "/usr/share/common-licenses/LGPL-2.1",
+    "/usr/share/common-licenses/Apache-2.0",
+    "/usr/share/common-licenses/MPL-2.0",
+    "/usr/share/common-licenses/Artistic",
+    "/usr/share/common-licenses/BSD",
+    "/usr/share/common-licenses/CC0-1.0",
+    "/usr/share/common-licenses/GFDL-1.3",
+    "/usr/share/doc/base-files/README",
+    "/usr/share/doc/bc/README",
+    "/usr/share/doc/e2fsprogs/README",
+    "/usr/share/doc/gettext/README",
+    "/usr/share/doc/fonts-dejavu-core/README.md",
+    "/usr/share/doc/debian-archive-keyring/README",
+    "/usr/share/doc/cscope/README",
 ]
 
 # ---------------------------------------------------------------- prose
@@ -220,6 +263,76 @@ def is_clean(point, prose):
     return p in prose and p[-1:] in ".!?" and not any(m in p for m in ("|", "<", "```", "\n"))
 
 
+# Markdown a reader should not see: links and images, reference links,
+# code-span backticks, emphasis marks touching a word, HTML tags and
+# autolinks, heading, list and quote marks at the start, table pipes.
+MARKUP = re.compile(
+    r"\]\(|\]\[|`|\*\*|__|~~|(?:^|\s)[*_][^\s*_]|[^\s*_][*_](?:\s|$|[.,;:!?)])|</?[A-Za-z][^<>]*>|<[^<>\s]+@[^<>\s]+>"
+    r"|^#|^(?:[-*+>]|\d+[.)])\s|\|")
+CLOSERS = "\"')]\u201d\u2019"
+CONNECTIVES = {
+    "by contrast", "in contrast", "however", "for example", "for instance", "in addition", "also", "moreover",
+    "therefore", "thus", "finally", "first", "second", "in short", "of course", "on the other hand", "as a result",
+    "similarly", "furthermore", "instead", "otherwise", "meanwhile", "then", "still", "likewise", "consequently",
+    "nevertheless", "indeed", "in particular", "in practice", "that said", "to that end", "as such",
+}
+DANGLING = {"a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "for", "with", "by", "from", "as", "at",
+            "is", "are", "that", "which", "this", "its", "your", "if", "when", "than"}
+
+
+def clean_sentence(text):
+    """(ok, reason): a sentence a person can read as a point: starts with a
+    capital or a digit, ends with terminal punctuation, no Markdown markup,
+    and no dangling fragment (a name's initial or a list's enumerator at
+    its end, an enumerator at its start, brackets or quotes left open, a
+    `term - description` list entry, a `{type}` signature, under four
+    words)."""
+    t = " ".join(text.split())
+    if len(t.split()) < 4:
+        return False, "fragment: under four words"
+    if not (t[0].isupper() or t[0].isdigit()):
+        return False, "starts with " + repr(t[0])
+    if t.rstrip(CLOSERS)[-1:] not in (".", "!", "?"):
+        return False, "no terminal punctuation"
+    if MARKUP.search(t):
+        return False, "markup " + repr(MARKUP.search(t).group(0))
+    if re.search(r"(?:^|\s)(?:[A-Z]\.)+$|\s[a-z]\.$", t):
+        return False, "fragment: ends on an initial or an enumerator"
+    if re.match(r"(?:[A-Za-z]\.|\([A-Za-z]\))\s", t):
+        return False, "fragment: starts with a list's enumerator"
+    if t.count("(") != t.count(")") or t.count("[") != t.count("]") or t.count('"') % 2:
+        return False, "fragment: brackets or quotes left open"
+    if re.search(r"\s[-\u2013]\s", " ".join(t.split()[:6])):
+        return False, "fragment: a list's term - description"
+    if re.search(r"\{[^}]*\}", t):
+        return False, "parameter signature"
+    return True, ""
+
+
+def clean_headline(text):
+    """(ok, reason): a headline a person can read: a short noun phrase or a
+    sentence (then a clean one), starting with a capital or a digit, no
+    markup, at most 80 characters, not a bare connective (`By contrast`) and
+    not ending on a word that leaves it hanging (`of`, `the`, a comma)."""
+    t = " ".join(text.split())
+    if not t:
+        return False, "empty"
+    if len(t) > 80:
+        return False, "over 80 characters"
+    if not (t[0].isupper() or t[0].isdigit()):
+        return False, "starts with " + repr(t[0])
+    if MARKUP.search(t):
+        return False, "markup " + repr(MARKUP.search(t).group(0))
+    bare = t.rstrip("\u2026.").rstrip()
+    if bare.lower().strip(",;:") in CONNECTIVES:
+        return False, "a sentence opener"
+    if bare[-1:] in ",;:-(" or bare.split()[-1].lower() in DANGLING:
+        return False, "dangling end " + repr(bare.split()[-1])
+    if t.rstrip(CLOSERS)[-1:] in (".", "!", "?") and not t.endswith("\u2026") and len(t.split()) >= 4:
+        return clean_sentence(t)
+    return True, ""
+
+
 # ---------------------------------------------------------------- systems
 
 
@@ -292,16 +405,62 @@ def ctxkit(binary, path):
 # ---------------------------------------------------------------- report
 
 
+def debian(args, binary):
+    """The clean-sentence table over DEBIAN_DOCUMENTS (see the module's doc)."""
+    present = [Path(p) for p in DEBIAN_DOCUMENTS if Path(p).is_file()]
+    missing = [p for p in DEBIAN_DOCUMENTS if not Path(p).is_file()]
+    systems = ["ctxkit"] + PEERS
+    short = {"ctxkit": "ContextKit"} | {s: s for s in PEERS}
+    lines = [
+        "| document | bytes | ContextKit headline | " + " | ".join(f"{short[s]} points" for s in systems) + " |",
+        "|---|---:|---|" + "---:|" * len(systems),
+    ]
+    totals = Counter()
+    details = []
+    for path in present:
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        paragraphs = prose_paragraphs(raw)
+        cells = []
+        summary = ctxkit(binary, path)[0]
+        ok, why = clean_headline(summary["headline"])
+        totals["headline"] += ok
+        details.append(f"{path}: headline {summary['headline']!r}" + ("" if ok else f" NOT CLEAN ({why})"))
+        for s in systems:
+            points = summary["points"] if s == "ctxkit" else peer(s, raw, paragraphs)
+            verdicts = [clean_sentence(p) for p in points]
+            clean = sum(v[0] for v in verdicts)
+            totals[s] += clean
+            totals[s + " points"] += len(points)
+            cells.append(f"{clean}/{len(points)}")
+            for p, (good, reason) in zip(points, verdicts):
+                if not good or s == "ctxkit":
+                    details.append(f"  {short[s]}: {'clean' if good else 'NOT CLEAN (' + reason + ')'}: {' '.join(p.split())[:160]}")
+        lines.append(f"| `{path}` | {len(raw.encode()):,} | {'clean' if ok else 'NOT: ' + why} | " + " | ".join(cells) + " |")
+    lines.append(f"| **{len(present)} documents** | | **{totals['headline']}/{len(present)} clean** | " +
+                 " | ".join(f"**{totals[s]}/{totals[s + ' points']}**" for s in systems) + " |")
+    text = "\n".join(lines) + "\n"
+    if missing:
+        text += "\nNot on this machine, skipped: " + ", ".join(missing) + "\n"
+    print(text)
+    print("\n".join(details), file=sys.stderr)
+    if args.out:
+        Path(args.out).write_text(text + "\n## Each headline and point\n\n```\n" + "\n".join(details) + "\n```\n", encoding="utf-8")
+
+
 def main():
     global STOP
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=str(ROOT / ".build/debug"))
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--out", default=str(ROOT / "reports/extractive.md"))
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--debian", action="store_true", help="the clean-sentence table on documents Debian ships")
     args = parser.parse_args()
     from sumy.utils import get_stop_words
     STOP = set(get_stop_words("english"))
     binary = str(Path(args.bin) / "ctxkit")
+    if args.debian:
+        return debian(args, binary)
+    args.out = args.out or str(ROOT / "reports/extractive.md")
     load_before = os.getloadavg()
 
     rows = []   # per document: {system: metrics}

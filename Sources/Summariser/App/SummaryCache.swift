@@ -107,8 +107,9 @@ extension SummaryEngine {
     /// everything that changes the answer — the backend's name (which names
     /// the server and model), the profile (tokenizer and window, which decide
     /// the chunks), both instructions, the schema, the sampling options
-    /// (seed included), the reserve, the source framing and the short-text
-    /// limit. `salt` adds what the engine cannot see, such as an app's or a
+    /// (seed included), the reserve, the source framing, the short-text
+    /// limit and, for the extractive backend, its summariser's `revision`
+    /// (its "model": a summary an older ContextKit made is not served). `salt` adds what the engine cannot see, such as an app's or a
     /// model's version.
     public func cacheKey(for text: String, salt: String = "") -> SummaryCache.Key {
         let c = configuration
@@ -120,6 +121,7 @@ extension SummaryEngine {
             c.schemaRuntime.map { "\($0)" } ?? "-", c.responseReserve.map(String.init) ?? "-",
             o.mode.map { "\($0)" } ?? "-", o.temperature.map { "\($0)" } ?? "-", o.seed.map { "\($0)" } ?? "-",
             o.maximumResponseTokens.map(String.init) ?? "-", c.framing?.label ?? "-", String(c.minimumCharacters),
+            (backend as? ExtractiveBackend).map { "extractive-revision-\($0.revision)" } ?? "-",
         ])
     }
 }

@@ -155,7 +155,7 @@ public struct SummaryEngine: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         if text.unicodeScalars.count < configuration.minimumCharacters {
-            let sentences = ExtractiveSummariser.segments(of: text).map(\.text)
+            let sentences = ExtractiveSummariser.segments(of: text).map(\.plain)
             let summary = Summary(headline: sentences.first ?? text.trimmingCharacters(in: .whitespacesAndNewlines),
                                   points: Array(sentences.dropFirst()))
             return SummaryRun(summary: summary, metrics: RunMetrics(totalTime: clock.now - start), isInputItsOwnSummary: true)

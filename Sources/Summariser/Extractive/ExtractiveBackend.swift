@@ -17,6 +17,9 @@ public struct ExtractiveBackend: LanguageModelBackend {
     /// The frame the engine sends each text in, stripped before summarising
     /// (a prompt without it is summarised as it is).
     public var framing: SourceFraming
+    /// The summariser's revision its answers come from, part of the summary
+    /// cache's key (`SummaryEngine.cacheKey(for:salt:)`).
+    public var revision: Int { ExtractiveSummariser.revision }
 
     /// A backend that stands in for a model with a `contextSize`-token window.
     public init(summariser: ExtractiveSummariser = .init(), contextSize: Int = 4096, framing: SourceFraming = .standard) {

@@ -13,10 +13,17 @@ import ContextKit
 ///    tables, HTML, link reference lines, front matter and list markers never
 ///    reach the sentences. `SentenceSplitter` cuts each paragraph into
 ///    sentences with the chunk planner's rule.
-/// 2. Points are chosen among readable sentences: 5 to 80 words, at least
-///    four of them outside code spans, ending with a sentence's punctuation
-///    (so neither a lead-in to a code block, `For example:`, nor a fragment),
-///    mostly letters, no HTML tag. When a text has none, it has no points.
+/// 2. Points are chosen among readable sentences, judged as a reader sees
+///    them (`InlineMarkdown.plain`: links as their text, no code or emphasis
+///    marks): 5 to 80 words, at least four of them outside code spans,
+///    starting with a capital or a digit and ending with a sentence's
+///    punctuation (so neither a lead-in to a code block, `For example:`, nor
+///    a fragment cut mid-sentence), brackets and quotes balanced, mostly
+///    letters, no HTML tag, no `<` or `>`, no `{` or `}` outside code (an
+///    API parameter line, `` `path` {string} The file. ``), no ` - ` within
+///    its first five words (a list's `term - description` or
+///    `name - **Full Name**` entry) and not ending on a name's initial.
+///    When a text has none, it has no points.
 /// 3. Each sentence becomes a TF-IDF vector over its words (`CopyDetector`'s
 ///    word rule, English stop words removed, English plurals folded), IDF
 ///    taken over the sentences; TextRank is PageRank (damping 0.85) on the
@@ -31,12 +38,17 @@ import ContextKit
 /// 4. Points: the best-weighted sentence, then repeatedly the sentence with
 ///    the best `0.7 × weight − 0.3 × similarity to those chosen`, skipping any
 ///    more than 50% similar to one already chosen; shown in the text's order,
-///    each exactly as it reads in the reflowed source.
+///    each plain: as it reads in the reflowed source without its markup.
 /// 5. Headline: the text's title, plain (no link, code or emphasis marks):
 ///    its first heading when no prose comes before it, else its front
-///    matter's `title`, else a title line (a first paragraph of one short
-///    line, 1–12 words, not ending like a sentence); failing all three, a
-///    phrase of at most eight words from the top sentence (its first clause).
+///    matter's `title`, else a title line (the text's first line, a
+///    paragraph of its own, 1–12 words, not ending like a sentence; a
+///    closing colon dropped: `GNU bc version 1.07:`), else a plain text's
+///    title line (its first line, short, not ending like a sentence, and
+///    centred or in capitals: `GNU GENERAL PUBLIC LICENSE`); failing all,
+///    the text's first readable sentence (a paragraph's before a list
+///    item's), without an opening connective clause (`By contrast, …`), cut
+///    at a word to at most eight words.
 public struct ExtractiveSummariser: Sendable {
     /// Sentences a summary keeps as its points (fewer when the text has fewer
     /// that are not near-duplicates).
@@ -64,6 +76,10 @@ public struct ExtractiveSummariser: Sendable {
     public static let longSentenceWords = 40
     /// Most words a headline made from a sentence has.
     public static let headlineWords = 8
+    /// Raised whenever the same text gets a different summary, so the
+    /// summary cache does not serve an older revision's (2: plain points,
+    /// the headline rules of step 5).
+    public static let revision = 2
 
     /// A summariser that picks `pointCount` points (three by default).
     public init(pointCount: Int = Summary.pointCount) {
@@ -85,7 +101,7 @@ public struct ExtractiveSummariser: Sendable {
             let line = lines.lazy.map { InlineMarkdown.plain($0.filter { !"#|>".contains($0) }) }.first { !$0.isEmpty }
             // Only marks (`***`, a bare fence): the first of them, as written.
             let marks = lines.lazy.map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-            return Summary(headline: line.map(Self.clip) ?? marks.map { String($0.prefix(80)) } ?? "", points: [])
+            return Summary(headline: line.map(Self.shortened) ?? marks.map { String($0.prefix(80)) } ?? "", points: [])
         }
         let headingWords = segments.filter { $0.kind.headingDepth != nil }.flatMap(\.words)
         var vectors = Self.vectors(for: pool.map { segments[$0].words } + [headingWords])
@@ -96,9 +112,9 @@ public struct ExtractiveSummariser: Sendable {
             return ranks[k] * segments[pool[k]].weight * (1 + Self.topicWeight * Self.cosine(vectors[k], topics)) * min(1, Double(Self.longSentenceWords) / words)
         }
         let chosen = select(ranks: weighted, vectors: vectors).sorted()
-        let points = chosen.map { segments[pool[$0]].text }
-        let top = weighted.indices.max { weighted[$0] < weighted[$1] || (weighted[$0] == weighted[$1] && $0 > $1) }!
-        return Summary(headline: title ?? Self.clip(InlineMarkdown.plain(segments[pool[top]].text)), points: points)
+        let points = chosen.map { segments[pool[$0]].plain }
+        let first = pool.first { segments[$0].kind == .paragraph } ?? pool[0]
+        return Summary(headline: title ?? Self.headline(fromSentence: segments[first].plain), points: points)
     }
 
     /// Maximal marginal relevance over the ranks.
@@ -126,6 +142,8 @@ public struct ExtractiveSummariser: Sendable {
     struct Segment {
         /// As it reads in the reflowed source (a heading without its marks).
         var text: String
+        /// `text` as a reader sees it (`InlineMarkdown.plain`).
+        var plain: String
         var words: [String]
         var kind: TextBlock.Kind
         /// May be a point: see the type's step 2.
@@ -145,6 +163,11 @@ public struct ExtractiveSummariser: Sendable {
         var segments: [Segment]
         var blocks: [TextBlock]
         var frontMatterTitle: String?
+        /// A plain text's title line (step 5), when its first line is one.
+        var titleLine: String?
+        /// The 1-based line of the text's first visible character, or 0 when
+        /// the text opens with front matter (what follows it is its start).
+        var firstLine: Int
     }
 
     /// The text's headings and sentences, in order, outside code, tables,
@@ -156,25 +179,56 @@ public struct ExtractiveSummariser: Sendable {
         var segments: [Segment] = []
         for block in segmenter.blocks {
             if block.headingDepth != nil {
-                segments.append(Segment(text: block.text, words: CopyDetector.words(in: block.text), kind: block.kind, isReadable: false))
+                segments.append(Segment(text: block.text, plain: InlineMarkdown.plain(block.text), words: CopyDetector.words(in: block.text), kind: block.kind, isReadable: false))
                 continue
             }
             for sentence in SentenceSplitter.sentences(in: block.text) {
-                let words = CopyDetector.words(in: sentence)
-                segments.append(Segment(text: sentence, words: words, kind: block.kind, isReadable: isReadable(sentence, words: words)))
+                let plain = withoutEnumerator(InlineMarkdown.plain(sentence))
+                let words = CopyDetector.words(in: plain)
+                segments.append(Segment(text: sentence, plain: plain, words: words, kind: block.kind, isReadable: isReadable(sentence, plain: plain, words: words)))
             }
         }
-        return Document(segments: segments, blocks: segmenter.blocks, frontMatterTitle: segmenter.frontMatterTitle)
+        return Document(segments: segments, blocks: segmenter.blocks, frontMatterTitle: segmenter.frontMatterTitle, titleLine: titleLine(of: text),
+                        firstLine: text.hasPrefix("---") || text.hasPrefix("+++") ? 0
+                            : 1 + text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.allSatisfy(\.isWhitespace) }.count)
     }
 
-    /// Step 2's test.
-    static func isReadable(_ sentence: String, words: [String]) -> Bool {
-        guard (5...80).contains(words.count), endsLikeASentence(sentence), !InlineMarkdown.containsTag(sentence) else { return false }
+    /// Step 2's test: `sentence` as written, `plain` as a reader sees it,
+    /// `words` the plain sentence's words.
+    static func isReadable(_ sentence: String, plain: String, words: [String]) -> Bool {
+        guard (5...80).contains(words.count), endsLikeASentence(plain), !InlineMarkdown.containsTag(sentence),
+              let first = plain.first, first.isNumber || first.isLetter && !first.isLowercase else { return false }
         let prose = InlineMarkdown.withoutCodeSpans(sentence)
-        guard CopyDetector.words(in: prose).count >= 4 else { return false }
-        let letters = prose.unicodeScalars.filter { $0.properties.isAlphabetic }.count
-        let visible = prose.unicodeScalars.filter { !$0.properties.isWhitespace }.count
+        guard CopyDetector.words(in: InlineMarkdown.plain(prose)).count >= 4, !prose.contains(where: { "{}<>".contains($0) }) else { return false }
+        if plain.split(separator: " ").prefix(6).dropFirst().contains(where: { $0 == "-" || $0 == "\u{2013}" }) { return false }
+        if let last = plain.split(separator: " ").last, SentenceSplitter.isInitials(String(last)) || last.wholeMatch(of: /\p{L}\./) != nil { return false }
+        guard isBalanced(plain) else { return false }
+        let letters = plain.unicodeScalars.filter { $0.properties.isAlphabetic }.count
+        let visible = plain.unicodeScalars.filter { !$0.properties.isWhitespace }.count
         return letters * 10 >= visible * 7
+    }
+
+    /// `sentence` without a leading one-letter enumerator (`G. Preserve …`,
+    /// `(a) The …`, `Q. I upgraded …`) when a capital follows it: the
+    /// enumerator belongs to the list, not to the sentence.
+    static func withoutEnumerator(_ sentence: String) -> String {
+        guard let match = sentence.prefixMatch(of: /(?:\p{L}\.|\(\p{L}\))\s+(?=\p{Lu})/) else { return sentence }
+        return String(sentence[match.range.upperBound...])
+    }
+
+    /// Brackets close in order and straight double quotes pair up: a
+    /// sentence cut from the middle of a parenthesis or a quotation is not.
+    static func isBalanced(_ text: String) -> Bool {
+        var open: [Character] = []
+        let pairs: [Character: Character] = [")": "(", "]": "[", "\u{201D}": "\u{201C}"]
+        for c in text {
+            if "([\u{201C}".contains(c) { open.append(c) }
+            else if let opener = pairs[c] {
+                guard open.last == opener else { return false }
+                open.removeLast()
+            }
+        }
+        return open.isEmpty && text.filter({ $0 == "\"" }).count % 2 == 0
     }
 
     /// Ends with `.`, `!`, `?`, `…` or a full-width terminator, before any
@@ -193,13 +247,31 @@ public struct ExtractiveSummariser: Sendable {
             if !plain.isEmpty { return fitted(plain) }
         }
         if let title = document.frontMatterTitle.map(InlineMarkdown.plain), !title.isEmpty { return fitted(title) }
-        if let first = blocks.first, first.kind == .paragraph, first.isOneLine, blocks.count > 1,
-           !",.:;!?\u{3002}\u{FF01}\u{FF1F}".contains(first.text.last ?? "."),
-           (1...12).contains(CopyDetector.words(in: first.text).count) || first.text.count <= 30 && first.text.unicodeScalars.contains(where: CopyDetector.isCJK) {
-            let plain = InlineMarkdown.plain(first.text)
+        if let first = blocks.first, first.kind == .paragraph, first.isOneLine, blocks.count > 1, document.firstLine == 0 || first.line == document.firstLine,
+           case let text = first.text.hasSuffix(":") ? String(first.text.dropLast()) : first.text,
+           !",.:;!?\u{3002}\u{FF01}\u{FF1F}".contains(text.last ?? "."),
+           (1...12).contains(CopyDetector.words(in: text).count) || text.count <= 30 && text.unicodeScalars.contains(where: CopyDetector.isCJK) {
+            let plain = InlineMarkdown.plain(text)
             if !plain.isEmpty, plain.count <= 80 { return plain }
         }
-        return nil
+        return document.titleLine
+    }
+
+    /// A plain text's title line: its first non-blank line when that is 1–8
+    /// words of at most 60 characters, mostly letters, starting with a
+    /// capital or a digit, ending with a letter or a digit, and centred (four
+    /// or more columns in) or all in capitals, as licences and plain-text
+    /// READMEs set their titles.
+    static func titleLine(of text: String) -> String? {
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else { return nil }
+        let indent = MarkdownSegmenter.indentWidth(line)
+        let title = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard let first = title.first, let last = title.last, first.isUppercase || first.isNumber, last.isLetter || last.isNumber,
+              title.count <= 60, (1...8).contains(title.split(separator: " ").count) else { return nil }
+        let letters = title.filter(\.isLetter)
+        guard letters.count * 10 >= title.filter({ $0 != " " }).count * 7 else { return nil }
+        let capitals = letters.count >= 2 && letters.allSatisfy { !$0.isLowercase }
+        return indent >= 4 || capitals ? title : nil
     }
 
     /// A title cut at a word to the schema's 80 characters.
@@ -210,17 +282,35 @@ public struct ExtractiveSummariser: Sendable {
         return String(words.joined(separator: " ").prefix(79)) + "…"
     }
 
-    /// A sentence's first clause as a phrase of at most eight words, without
-    /// a dangling stop word at its end.
-    static func clip(_ sentence: String) -> String {
-        let clause = sentence.split(whereSeparator: { ",;:—(".contains($0) }).first.map(String.init) ?? sentence
-        var words = clause.split(separator: " ").map(String.init)
-        let cut = words.count > headlineWords
+    /// The headline made from a document's first sentence (step 5): an
+    /// opening connective clause (`By contrast,`, `For example,`: at most
+    /// three words before a comma, none capitalised after the first) left
+    /// out and the rest capitalised, then `shortened`.
+    static func headline(fromSentence sentence: String) -> String {
+        var words = sentence.split(separator: " ").map(String.init)
+        if let comma = words.prefix(3).firstIndex(where: { $0.hasSuffix(",") }), comma + 3 < words.count,
+           words[1...comma].allSatisfy({ $0.first?.isUppercase != true }) {
+            words.removeFirst(comma + 1)
+            if let first = words.first?.first, first.isLowercase { words[0] = first.uppercased() + words[0].dropFirst() }
+        }
+        return shortened(words.joined(separator: " "))
+    }
+
+    /// `text` whole when it has at most eight words and fits the schema's 80
+    /// characters; else cut at a word to at most eight words (and 79
+    /// characters), without a dangling stop word or punctuation at its end,
+    /// and marked as cut with `…`.
+    static func shortened(_ text: String) -> String {
+        var words = text.split(separator: " ").map(String.init)
+        guard words.count > headlineWords || text.count > 80 else { return text }
         words = Array(words.prefix(headlineWords))
-        while words.count > 1, stopWords.contains(words.last!.lowercased()) { words.removeLast() }
-        let phrase = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".!? "))
-        guard !phrase.isEmpty else { return String(sentence.prefix(80)) }
-        return cut ? phrase + "…" : phrase
+        func trimmed() -> String { words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?—–-( ")) }
+        while words.count > 1, trimmed().count > 79 || stopWords.contains(words.last!.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+            words.removeLast()
+        }
+        let phrase = trimmed()
+        guard !phrase.isEmpty else { return String(text.prefix(79)) + "…" }
+        return String(phrase.prefix(79)) + "…"
     }
 
     // MARK: Vectors

@@ -30,6 +30,23 @@ import TestSupport
         #expect(SummaryCache.Key(parts: ["ab", "c"]) != SummaryCache.Key(parts: ["a", "bc"]), "parts are length-prefixed")
     }
 
+    /// Another backend that calls itself `extractive`: it has no summariser revision.
+    struct OtherExtractive: LanguageModelBackend {
+        let inner = ExtractiveBackend()
+        var name: String { inner.name }
+        func availability() async -> BackendAvailability { .available }
+        func makeSession(instructions: String) -> any LanguageModelSession { inner.makeSession(instructions: instructions) }
+    }
+
+    @Test func theExtractiveSummarisersRevisionIsPartOfTheKey() throws {
+        // Same name, same configuration: only the revision tells them apart,
+        // so a summary an older summariser made is not served after an upgrade.
+        let extractive = try SummaryEngine(backend: ExtractiveBackend(), configuration: .init(profile: Fakes.profile))
+        let other = try SummaryEngine(backend: OtherExtractive(), configuration: .init(profile: Fakes.profile))
+        #expect(ExtractiveBackend().revision == ExtractiveSummariser.revision)
+        #expect(extractive.cacheKey(for: "text") != other.cacheKey(for: "text"))
+    }
+
     @Test func everythingThatChangesTheAnswerChangesTheKey() throws {
         let base = try engine().cacheKey(for: "text")
         var variants: [(String, SummaryCache.Key)] = [

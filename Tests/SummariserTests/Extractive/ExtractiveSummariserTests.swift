@@ -125,7 +125,8 @@ import Testing
         let text = try Self.fixture(name)
         let summary = ExtractiveSummariser().summarise(text)
         #expect(summary.points.count == 3)
-        let paragraphs = Self.reflowedParagraphs(text)
+        // Points are plain: found in the paragraphs as a reader sees them.
+        let paragraphs = Self.reflowedParagraphs(text).map(InlineMarkdown.plain)
         for point in summary.points {
             #expect(Self.isWholeSentence(point, of: paragraphs), "\(point) is not a whole sentence of \(name)")
             #expect(ExtractiveSummariser.endsLikeASentence(point), "\(point) is a fragment")
@@ -195,7 +196,7 @@ import Testing
         #expect(run.levels.count >= 2, "the document is several windows long")
         #expect(run.summary.headline == "Line Reader")
         #expect(run.summary.points.count == 3)
-        let paragraphs = Self.reflowedParagraphs(text)
+        let paragraphs = Self.reflowedParagraphs(text).map(InlineMarkdown.plain)
         for point in run.summary.points { #expect(Self.isWholeSentence(point, of: paragraphs), "\(point)") }
     }
 }
