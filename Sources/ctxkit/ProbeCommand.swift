@@ -28,12 +28,12 @@ enum ProbeCommand {
                 .option("gguf", value: "FILE", help: "The model's GGUF: predicts prompt tokens with its tokenizer and chat template.", \.gguf),
                 .option("model", value: "NAME", help: "Model name to send (servers that host several).", \.model),
                 .option("api-key", value: "KEY", help: "Bearer token (or set OPENAI_API_KEY).", \.apiKey),
-                .option("window", value: "N", help: "The context window (default: the server's /props, or the profile's).", \.window, .integer(minimum: 1)),
+                .option("window", value: "N", help: "The context window (default: the server's /props, or the profile's).", \.window, .tokens(minimum: 1)),
                 .option("write-profile", value: "FILE", help: "Write the measured overheads as a user profile (JSON).", \.writeProfile),
                 .option("where", value: "FILE", help: "Offline: where FILE crosses the window of the profile.", \.whereFile),
                 .option("model-profile", short: "m", value: "PROFILE", help: "Profile for --where (default apple-on-device).", \.modelProfile),
                 .repeated("profiles", value: "FILE", help: "Extra profiles (JSON).", \.profiles),
-                .option("reserve", value: "N", help: "Tokens kept for the answer (--where).", \.reserve, .integer()),
+                .option("reserve", value: "N", help: "Tokens kept for the answer (--where).", \.reserve, .tokens()),
                 .flag("json", help: "One JSON document instead of the table.", \.json),
             ]
         }

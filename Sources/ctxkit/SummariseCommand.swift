@@ -39,7 +39,7 @@ enum SummariseCommand {
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model).", \.model),
                 .option("gguf", value: "FILE", help: "With --backend openai: the server's model file, to plan with its exact tokenizer and chat template (default: the path the server reports, when readable here).", \.gguf),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
-                .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve, .integer(minimum: 16)),
+                .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve, .tokens(minimum: 16)),
                 .flag("greedy", help: "Greedy sampling: the same text gives the same answer.", \.greedy),
                 .option("top-k", value: "K", help: "Sample among the K most likely tokens.", \.topK, .integer(minimum: 1)),
                 .option("top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1).", \.topP, .number(in: 0...1)),

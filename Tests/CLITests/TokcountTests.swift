@@ -333,7 +333,7 @@ import TokenKit
         let cases: [([String], String)] = [
             (["--frobnicate"], "unknown option '--frobnicate'"),
             (["-q"], "unknown option '-q'"),
-            (["--window", "lots"], "--window wants a whole number of at least 1, not 'lots'"),
+            (["--window", "lots"], "--window wants a whole number from 1 to 1,099,511,627,776, not 'lots'"),
             (["--reserve", "-5"], "--reserve wants a whole number"),
             (["--encoding"], "--encoding needs a value"),
             (["--jsn"], "did you mean '--json'?"),
