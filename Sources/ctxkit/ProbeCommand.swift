@@ -44,7 +44,7 @@ enum ProbeCommand {
         usage: ["--url URL [--gguf FILE] [--model NAME] [--window N] [--json] [--write-profile FILE]",
                 "--where FILE [-m PROFILE] [--window N] [--reserve N] [--json]"],
         summary: "Measures what an OpenAI-compatible server charges for a request (usage.prompt_tokens, and the count in its context-overflow error) and sets it beside ContextKit's prediction from the model's GGUF (tokenizer + chat template). With --where, finds offline the exact place a text crosses the window.",
-        epilog: "Exit status: 0 measured, 1 the server could not be measured, 2 usage error, 3 --where: the text overflows.")
+        epilog: "Exit status: 0 measured, 1 the server could not be measured, 2 usage error, 3 --where: the text overflows, 5 the server at --url could not be reached.")
 
     static func run(_ arguments: [String]) async -> ExitCode {
         await CommandRunner.run(spec, arguments) { options in
@@ -96,6 +96,7 @@ enum ProbeCommand {
 
     private static func serverCommand(_ url: URL, _ options: Options) async throws -> ExitCode {
         let apiKey = options.apiKey ?? ProcessInfo.processInfo.environment["OPENAI_API_KEY"]
+        try await ServerProfile.requireReachable(url, apiKey: apiKey)
         let client = OpenAICompatibleClient(baseURL: url, apiKey: apiKey)
         let predictor = try options.gguf.map { try PromptPredictor(gguf: URL(fileURLWithPath: $0)) }
         let explicitWindow = options.window

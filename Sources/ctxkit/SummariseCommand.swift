@@ -79,8 +79,9 @@ enum SummariseCommand {
         changes the answer, under ${CONTEXTKIT_CACHE:-${XDG_CACHE_HOME:-~/.cache}/contextkit}/summaries
         (--no-cache neither reads nor writes it).
 
-        Exit status: 0 summarised, 1 the file could not be read or the backend
-        failed (the message says why and what to do), 2 usage error, 130 interrupted.
+        Exit status: 0 summarised, 1 the file could not be read, is not UTF-8 text or
+        the backend failed (the message says why and what to do), 2 usage error,
+        5 the server at --url could not be reached, 130 interrupted.
         """
     )
 
@@ -153,6 +154,7 @@ enum SummariseCommand {
                 }
                 let timeout = options.timeout ?? 600
                 let apiKey = options.apiKey ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+                try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 var counting = OpenAICompatibleBackend.PromptCounting.none
                 if options.model == nil {
                     let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
@@ -171,25 +173,10 @@ enum SummariseCommand {
                 profileSource = nil
             }
             self.profile = profile
-            text = try Self.read(path)
+            text = String(decoding: try TextFile.read(path), as: UTF8.self)
             let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: options.reserve,
                                                             options: sampling)
             engine = try SummaryEngine(backend: backend, configuration: configuration)
-        }
-
-        static func read(_ path: String) throws -> String {
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure("\(path): no such file") }
-                guard !isDirectory.boolValue else { throw CommandFailure("\(path): is a folder; give one text file") }
-                guard let contents = FileManager.default.contents(atPath: path) else { throw CommandFailure("\(path): cannot be read (permissions?)") }
-                data = contents
-            }
-            guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure("\(path): is not UTF-8 text") }
-            return text
         }
 
         /// Runs the engine on a task of its own; Ctrl-C cancels it.
