@@ -24,7 +24,7 @@ package struct ResourceBundle: @unchecked Sendable {
     #endif
 
     /// Where `scripts/install` puts the bundles, relative to the tools' folder.
-    package static let installedFolder = "../lib/contextkit"
+    static let installedFolder = "../lib/contextkit"
 
     /// A missing resource: what, where it was looked for, and what to do.
     package struct Missing: Error, CustomStringConvertible, Sendable {
