@@ -184,6 +184,20 @@ package struct OpenAICompatibleClient: Sendable {
         try await probe(modelsURL)
     }
 
+    /// Why nothing answers at the server's address, or nil when something
+    /// does (whatever it answers, even an HTTP error). A tool that plans for
+    /// or talks to a server asks first, so a wrong port is an error, not a
+    /// plan for a fallback model.
+    package func unreachable() async -> Failure? {
+        do throws(HTTPFailure) {
+            _ = try await probe(modelsURL)
+            return nil
+        } catch {
+            guard let failure = try? failure(error), case .unreachable = failure else { return nil }
+            return failure
+        }
+    }
+
     /// The server's context window, where it says: llama.cpp's `/props`
     /// (`default_generation_settings.n_ctx`, or `n_ctx`), else vLLM's
     /// `max_model_len` in `/v1/models` for `model` (or the first model).

@@ -15,6 +15,8 @@ package struct ExitCode: RawRepresentable, Equatable, Sendable {
     package static let usage = ExitCode(rawValue: 2)
     /// Under `--check`: some input does not fit its window.
     package static let overflow = ExitCode(rawValue: 3)
+    /// The server named with `--url` could not be reached; nothing was planned, sent or measured.
+    package static let serverUnreachable = ExitCode(rawValue: 5)
     /// Ctrl-C stopped the work (128 + SIGINT, as a shell reports it).
     package static let interrupted = ExitCode(rawValue: 130)
 }

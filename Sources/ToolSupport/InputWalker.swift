@@ -21,6 +21,9 @@ package struct InputItem: Equatable, Sendable {
 package struct InputProblem: Equatable, Sendable {
     package let path: String
     package let reason: String
+    /// How many items came before it, so a report can show it where it was
+    /// given (`tokcount a missing b` lists `missing` between the two).
+    package let position: Int
 }
 
 /// Turns command-line paths into the list of files to read: folders are walked
@@ -38,7 +41,7 @@ package enum InputWalker {
             }
             switch kind(of: argument) {
             case .missing(let reason):
-                problems.append(InputProblem(path: argument, reason: reason))
+                problems.append(InputProblem(path: argument, reason: reason, position: items.count))
             case .directory:
                 let ignore = respectGitIgnore ? GitIgnore(containing: argument) : nil
                 walk(argument, ignore: ignore, into: &items, problems: &problems)
@@ -46,7 +49,8 @@ package enum InputWalker {
                 items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: size))
             case .device:
                 // /dev/zero or /dev/urandom never end: refuse instead of reading until memory runs out.
-                problems.append(InputProblem(path: argument, reason: "a device, not a file: it may never end; to count part of it, pipe it: head -c 1000000 \(argument) | tokcount"))
+                problems.append(InputProblem(path: argument, reason: "a device, not a file: it may never end; to count part of it, pipe it: head -c 1000000 \(argument) | tokcount",
+                                             position: items.count))
             case .other:
                 // A FIFO (`<(cmd)`, /dev/stdin from a pipe): read it as a stream.
                 items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: nil))
@@ -98,7 +102,7 @@ package enum InputWalker {
     /// the way. Counting waits for the walk, so this is wall time.
     private static func walk(_ directory: String, ignore: GitIgnore?, into items: inout [InputItem], problems: inout [InputProblem]) {
         guard let stream = opendir(directory) else {
-            problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
+            problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(String(cString: strerror(errno)))", position: items.count))
             return
         }
         defer { closedir(stream) }
@@ -108,7 +112,7 @@ package enum InputWalker {
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
-                if errno != 0 { problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(String(cString: strerror(errno)))")) }
+                if errno != 0 { problems.append(InputProblem(path: directory, reason: "cannot list the folder: \(String(cString: strerror(errno)))", position: items.count)) }
                 break
             }
             let listed = withUnsafePointer(to: &entry.pointee.d_name) { raw in
@@ -136,7 +140,7 @@ package enum InputWalker {
             case .file(let size):
                 items.append(InputItem(source: .file(path), display: path, namedDirectly: false, size: size))
             case .missing(let why):
-                problems.append(InputProblem(path: path, reason: why))  // a dangling link
+                problems.append(InputProblem(path: path, reason: why, position: items.count))  // a dangling link
             case .directory, .device, .other:
                 continue  // links to folders, sockets, devices: not text to count
             }

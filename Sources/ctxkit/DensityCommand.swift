@@ -25,7 +25,7 @@ enum DensityCommand {
                 .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: Tests/Fixtures/udhr when it exists, as in the repository).", \.udhr),
                 .flag("no-udhr", help: "Skip the UDHR cross-check.", \.noUDHR),
                 .option("reference", value: "TAG", help: "The language the token tax is relative to (default: en).", \.reference),
-                .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .integer(minimum: 1)),
+                .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .tokens(minimum: 1)),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
                 .flag("csv", help: "Print CSV (one line per tokenizer and language) instead of tables.", \.csv),
             ]

@@ -41,9 +41,9 @@ enum PlanCommand {
                 .option("instructions", short: "i", value: "TEXT|FILE", help: "The instructions sent with every call: a file if one exists at that path, else the text itself.", \.instructions),
                 .option("schema", value: "FILE", help: "Output schema (JSON Schema, Apple GenerationSchema JSON, response_format, or a Swift @Generable file), priced as schema-cost prices it; it also sets the expected summary size.", \.schema),
                 .choice("runtime", value: "KIND", help: "How the schema reaches the model: apple, openai, grammar or json (default: from the profile).", \.runtime),
-                .option("reserve", short: "r", value: "N", help: "Tokens kept free for the answer (default: the profile's, else 512 but at most a quarter of the window).", \.reserve, .integer()),
-                .option("overlap", value: "N", help: "Repeat up to N tokens from the end of each chunk at the start of the next (default 0).", \.overlap, .integer()),
-                .option("summary-tokens", value: "N", help: "Expected tokens of one summary, for the reduce steps (default: from the schema, at most the reserve; without a schema, the reserve).", \.summaryTokens, .integer(minimum: 1)),
+                .option("reserve", short: "r", value: "N", help: "Tokens kept free for the answer (default: the profile's, else 512 but at most a quarter of the window).", \.reserve, .tokens()),
+                .option("overlap", value: "N", help: "Repeat up to N tokens from the end of each chunk at the start of the next (default 0).", \.overlap, .tokens()),
+                .option("summary-tokens", value: "N", help: "Expected tokens of one summary, for the reduce steps (default: from the schema, at most the reserve; without a schema, the reserve).", \.summaryTokens, .tokens(minimum: 1)),
                 .flag("source-frame", help: "Price the two marker lines ctxkit summarise sends around each chunk to mark it as data, not instructions ([BEGIN SOURCE TEXT] … [END SOURCE TEXT]), as it does.", \.sourceFrame),
                 .flag("no-markdown", help: "Treat '#' lines and underlined lines as plain lines, not section headings.", \.noMarkdown),
                 .option("latency", value: "FILE", help: "Latency figures (JSON, as the summariser saves them) instead of the measured or field-notes ones.", \.latency),
@@ -70,8 +70,9 @@ enum PlanCommand {
         summariser measured on your backend (saved per profile under
         ${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/), or your overrides.
 
-        Exit status: 0 planned, 1 the file could not be read or the text cannot be
-        planned (the message says why), 2 usage error.
+        Exit status: 0 planned, 1 the file could not be read, is not UTF-8 text or the
+        text cannot be planned (the message says why), 2 usage error, 5 the server
+        at --url could not be reached.
         """
     )
 
@@ -125,6 +126,7 @@ enum PlanCommand {
                     throw UsageError(tool: spec.name, "--url wants an http:// or https:// URL, not '\(urlText)'")
                 }
                 let apiKey = ProcessInfo.processInfo.environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+                try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,
                                                              fallback: { try catalog.defaultProfile() })
                 profile = chosen.profile
@@ -134,7 +136,7 @@ enum PlanCommand {
                 profileSource = nil
             }
             planner = try ChunkPlanner(profile: profile, markdownHeadings: !options.noMarkdown)
-            text = try Self.read(path)
+            text = try TextFile.read(path)
             if let value = options.instructions {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -178,15 +180,6 @@ enum PlanCommand {
             if let rate = options.charactersPerSecond, rate > 0 { latency.outputCharactersPerSecond = rate; overridden.append("--chars-per-second") }
             if !overridden.isEmpty { latency.source += ", with \(overridden.joined(separator: " "))" }
             self.latency = latency
-        }
-
-        static func read(_ path: String) throws -> [UInt8] {
-            if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure("\(path): no such file") }
-            guard !isDirectory.boolValue else { throw CommandFailure("\(path): is a folder; give one text file") }
-            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("\(path): cannot be read (permissions?)") }
-            return [UInt8](data)
         }
 
         /// CPU seconds this thread has run: planning time that other processes on a busy machine do not inflate.

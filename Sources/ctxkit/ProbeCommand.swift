@@ -28,12 +28,12 @@ enum ProbeCommand {
                 .option("gguf", value: "FILE", help: "The model's GGUF: predicts prompt tokens with its tokenizer and chat template.", \.gguf),
                 .option("model", value: "NAME", help: "Model name to send (servers that host several).", \.model),
                 .option("api-key", value: "KEY", help: "Bearer token (or set OPENAI_API_KEY).", \.apiKey),
-                .option("window", value: "N", help: "The context window (default: the server's /props, or the profile's).", \.window, .integer(minimum: 1)),
+                .option("window", value: "N", help: "The context window (default: the server's /props, or the profile's).", \.window, .tokens(minimum: 1)),
                 .option("write-profile", value: "FILE", help: "Write the measured overheads as a user profile (JSON).", \.writeProfile),
                 .option("where", value: "FILE", help: "Offline: where FILE crosses the window of the profile.", \.whereFile),
                 .option("model-profile", short: "m", value: "PROFILE", help: "Profile for --where (default apple-on-device).", \.modelProfile),
                 .repeated("profiles", value: "FILE", help: "Extra profiles (JSON).", \.profiles),
-                .option("reserve", value: "N", help: "Tokens kept for the answer (--where).", \.reserve, .integer()),
+                .option("reserve", value: "N", help: "Tokens kept for the answer (--where).", \.reserve, .tokens()),
                 .flag("json", help: "One JSON document instead of the table.", \.json),
             ]
         }
@@ -44,7 +44,7 @@ enum ProbeCommand {
         usage: ["--url URL [--gguf FILE] [--model NAME] [--window N] [--json] [--write-profile FILE]",
                 "--where FILE [-m PROFILE] [--window N] [--reserve N] [--json]"],
         summary: "Measures what an OpenAI-compatible server charges for a request (usage.prompt_tokens, and the count in its context-overflow error) and sets it beside ContextKit's prediction from the model's GGUF (tokenizer + chat template). With --where, finds offline the exact place a text crosses the window.",
-        epilog: "Exit status: 0 measured, 1 the server could not be measured, 2 usage error, 3 --where: the text overflows.")
+        epilog: "Exit status: 0 measured, 1 the server could not be measured, 2 usage error, 3 --where: the text overflows, 5 the server at --url could not be reached.")
 
     static func run(_ arguments: [String]) async -> ExitCode {
         await CommandRunner.run(spec, arguments) { options in
@@ -96,6 +96,7 @@ enum ProbeCommand {
 
     private static func serverCommand(_ url: URL, _ options: Options) async throws -> ExitCode {
         let apiKey = options.apiKey ?? ProcessInfo.processInfo.environment["OPENAI_API_KEY"]
+        try await ServerProfile.requireReachable(url, apiKey: apiKey)
         let client = OpenAICompatibleClient(baseURL: url, apiKey: apiKey)
         let predictor = try options.gguf.map { try PromptPredictor(gguf: URL(fileURLWithPath: $0)) }
         let explicitWindow = options.window

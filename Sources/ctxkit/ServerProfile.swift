@@ -50,6 +50,16 @@ struct ServerProfile {
                              source: "\(profile.name): the server does not say what it runs (no llama.cpp /props); name the model's profile with -m, or its GGUF with --gguf")
     }
 
+    /// Ends the command with exit status 5 when nothing answers at `url`:
+    /// `plan` once planned for gpt-4o's window and `summarise` ran against a
+    /// closed port as if the server had merely not said what it runs.
+    static func requireReachable(_ url: URL, apiKey: String?) async throws {
+        if let failure = await OpenAICompatibleClient(baseURL: url, apiKey: apiKey, timeout: 10).unreachable() {
+            throw CommandFailure("--url \(url.absoluteString): \(failure)",
+                                 exitCode: .serverUnreachable)
+        }
+    }
+
     /// The profile and exact counting of a GGUF model file.
     private static func fromFile(_ file: URL, window: Int?, source: String) throws -> ServerProfile {
         let profile: ModelProfile

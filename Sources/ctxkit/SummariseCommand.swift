@@ -39,7 +39,7 @@ enum SummariseCommand {
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model).", \.model),
                 .option("gguf", value: "FILE", help: "With --backend openai: the server's model file, to plan with its exact tokenizer and chat template (default: the path the server reports, when readable here).", \.gguf),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
-                .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve, .integer(minimum: 16)),
+                .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve, .tokens(minimum: 16)),
                 .flag("greedy", help: "Greedy sampling: the same text gives the same answer.", \.greedy),
                 .option("top-k", value: "K", help: "Sample among the K most likely tokens.", \.topK, .integer(minimum: 1)),
                 .option("top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1).", \.topP, .number(in: 0...1)),
@@ -79,8 +79,9 @@ enum SummariseCommand {
         changes the answer, under ${CONTEXTKIT_CACHE:-${XDG_CACHE_HOME:-~/.cache}/contextkit}/summaries
         (--no-cache neither reads nor writes it).
 
-        Exit status: 0 summarised, 1 the file could not be read or the backend
-        failed (the message says why and what to do), 2 usage error, 130 interrupted.
+        Exit status: 0 summarised, 1 the file could not be read, is not UTF-8 text or
+        the backend failed (the message says why and what to do), 2 usage error,
+        5 the server at --url could not be reached, 130 interrupted.
         """
     )
 
@@ -153,6 +154,7 @@ enum SummariseCommand {
                 }
                 let timeout = options.timeout ?? 600
                 let apiKey = options.apiKey ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+                try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 var counting = OpenAICompatibleBackend.PromptCounting.none
                 if options.model == nil {
                     let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
@@ -171,25 +173,10 @@ enum SummariseCommand {
                 profileSource = nil
             }
             self.profile = profile
-            text = try Self.read(path)
+            text = String(decoding: try TextFile.read(path), as: UTF8.self)
             let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: options.reserve,
                                                             options: sampling)
             engine = try SummaryEngine(backend: backend, configuration: configuration)
-        }
-
-        static func read(_ path: String) throws -> String {
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw CommandFailure("\(path): no such file") }
-                guard !isDirectory.boolValue else { throw CommandFailure("\(path): is a folder; give one text file") }
-                guard let contents = FileManager.default.contents(atPath: path) else { throw CommandFailure("\(path): cannot be read (permissions?)") }
-                data = contents
-            }
-            guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure("\(path): is not UTF-8 text") }
-            return text
         }
 
         /// Runs the engine on a task of its own; Ctrl-C cancels it.

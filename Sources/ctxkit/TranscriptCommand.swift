@@ -27,7 +27,7 @@ enum TranscriptCommand {
             [
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: window, tokenizer and per-request overheads (default: apple-on-device).", \.model),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
-                .option("window", value: "N", help: "Context window in tokens, instead of the profile's (with --url: the server's, when it says).", \.window, .integer(minimum: 1)),
+                .option("window", value: "N", help: "Context window in tokens, instead of the profile's (with --url: the server's, when it says).", \.window, .tokens(minimum: 1)),
                 .option("instructions", short: "i", value: "N|FILE", help: "Instructions sent first in every session (default: none).", \.instructions),
                 .repeated("document", short: "d", value: "N|FILE", help: "The prompt of each turn (repeatable: turn k uses the k-th, cycling). Default: 700.", \.document),
                 .repeated("answer", short: "a", value: "N|FILE", help: "The answer of each turn (repeatable, cycling; with --url: its size is max_tokens). Default: 150.", \.answer),

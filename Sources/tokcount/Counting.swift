@@ -62,7 +62,6 @@ enum Counting {
         let listingToStdout = listing && !s.json
         let bar = ProgressBar(total: items.reduce(0) { $0 + ($1.size ?? 0) },
                               enabled: terminal.stderrIsTerminal && !s.json && !listingToStdout, columns: terminal.stderrColumns)
-        for p in problems { Output.err("tokcount: \(p.path): \(p.reason)\n") }
 
         var lastListed = -1
         let visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? = listing ? { i, text, offset in
@@ -84,8 +83,20 @@ enum Counting {
         // Written after the last count, the 10,000 objects of a folder of
         // small files were 45 ms of a 158 ms run that the workers sat out.
         var written = s.json && s.sort == "input" ? JSONWriter.ArrayWriter(writer: .rendered, depth: 1) : nil
+        // A path that could not be used is reported where it was given:
+        // before the item that came after it on the command line.
+        let problemRows = problems.map { Row(path: $0.path, isStandardInput: false, state: .failed($0.reason)) }
+        var reported = 0
+        func reportProblems(before position: Int) {
+            while reported < problems.count && problems[reported].position <= position {
+                Output.err("tokcount: \(problems[reported].path): \(problems[reported].reason)\n")
+                written?.append(JSONReport.input(problemRows[reported], settings: s))
+                reported += 1
+            }
+        }
         let counter = StreamCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, threads: s.jobs)
         counter.run(inputs, progress: { bar.advance($0) }, visit: visit) { i, outcome in
+            reportProblems(before: i)
             bar.setLabel(items[min(i + 1, items.count - 1)].display)
             rows[i] = finish(rows[i], item: items[i], outcome: outcome, settings: s, budget: budget)
             written?.append(JSONReport.input(rows[i], settings: s))
@@ -95,9 +106,10 @@ enum Counting {
         }
         bar.finish()
 
-        rows += problems.map { Row(path: $0.path, isStandardInput: false, state: .failed($0.reason)) }
-        for row in rows[items.count...] { written?.append(JSONReport.input(row, settings: s)) }
-        let total = totals(rows, settings: s, items: items)
+        reportProblems(before: items.count)
+        // Totals read rows[i] as items[i]; the report shows them in the order given.
+        let total = totals(rows + problemRows, settings: s, items: items)
+        rows = inOrderGiven(rows, problems: problems, problemRows: problemRows)
         switch s.sort {
         case "tokens": rows.sort { ($0.counted == nil ? -1 : $0.tokens) > ($1.counted == nil ? -1 : $1.tokens) }
         case "path": rows.sort { $0.path < $1.path }
@@ -114,6 +126,21 @@ enum Counting {
             Output.out(TextReport(settings: s, style: Style(enabled: terminal.colorAllowed)).render(rows: rows, total: total))
         }
         return exit
+    }
+
+    /// The items' rows with each problem's row placed where its path was given.
+    static func inOrderGiven(_ rows: [Row], problems: [InputProblem], problemRows: [Row]) -> [Row] {
+        var ordered: [Row] = []
+        ordered.reserveCapacity(rows.count + problemRows.count)
+        var next = 0
+        for i in 0...rows.count {
+            while next < problems.count && problems[next].position <= i {
+                ordered.append(problemRows[next])
+                next += 1
+            }
+            if i < rows.count { ordered.append(rows[i]) }
+        }
+        return ordered
     }
 
     static func finish(_ row: Row, item: InputItem, outcome: StreamOutcome, settings s: TokcountCommand.Settings, budget: TokenBudget) -> Row {

@@ -39,8 +39,8 @@ enum TokcountCommand {
             [
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them. A .gguf model file gives its own window, tokenizer and template overheads.", \.model),
                 .option("encoding", short: "e", value: "NAME|FILE", help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file.", \.encoding),
-                .option("window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work).", \.window, .integer(minimum: 1)),
-                .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, usually 0).", \.reserve, .integer()),
+                .option("window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work).", \.window, .tokens(minimum: 1)),
+                .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, usually 0).", \.reserve, .tokens()),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable). ${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json is always read if present.", \.profiles),
                 .flag("list-models", help: "List the model profiles and exit.", \.listModels),
                 .choice("special", value: "text|allow|error", help: "Special-token strings such as <|endoftext|>: count as plain text (default; a note says when there are any), allow them as single special tokens, or treat them as an error.", \.special),
@@ -54,7 +54,7 @@ enum TokcountCommand {
                 .flag("no-ignore", help: "In folders, do not skip what .gitignore ignores (.git itself is still skipped).", \.noIgnore),
                 .option("jobs", short: "j", value: "N", help: "Worker threads (default: one per core). Counts never depend on it.", \.jobs, .integer(minimum: 1)),
                 .repeated("chat", value: "FILE|-", help: "Count a conversation as the model sees it (repeatable): an OpenAI-style request body {\"messages\": [...], \"tools\": [...]} or an array of messages, rendered with a .gguf model's chat template, or framed with OpenAI's published constants or Apple's session overhead. Shows each message, the tools and the overhead apart.", \.chat),
-                .option("truncate", value: "N", help: "Print the longest prefix of the input that is at most N tokens, cut on a character boundary (exit 4 when it cut). With --chat, drop the oldest non-system messages first (the last one left is trimmed) until the conversation fits N tokens, and print it as JSON.", \.truncate, .integer(minimum: 0)),
+                .option("truncate", value: "N", help: "Print the longest prefix of the input that is at most N tokens, cut on a character boundary (exit 4 when it cut). With --chat, drop the oldest non-system messages first (the last one left is trimmed) until the conversation fits N tokens, and print it as JSON.", \.truncate, .tokens(minimum: 0)),
                 .choice("truncate-at", value: "character|grapheme|word|line", help: "Where --truncate may cut: any character (default), a grapheme cluster boundary, before a word, or at the start of a line.", \.truncateAt),
                 .flag("offsets", help: "Print each token's id with its byte and character span in the input (characters are Unicode scalars); with --json, one document.", \.offsets),
                 .flag("jsonl", help: "Read JSON Lines (files or standard input), one record per line, and print one JSON line per record in input order: {\"id\":…,\"tokens\":N,\"characters\":N,\"bytes\":N,\"fits\":…}, or {\"id\"?,\"line\":N,\"error\":\"…\"} for a record that cannot be counted (exit status 1 then).", \.jsonl),
@@ -133,6 +133,12 @@ enum TokcountCommand {
             profile.contextWindow = window
         }
         let reserve = options.reserve ?? profile.defaultReserve
+        if reserve >= profile.contextWindow {
+            // Nothing could fit: every input would be reported as overflowing.
+            throw usage("\(options.reserve != nil ? "--reserve" : "profile \(profile.name)"): a reserve of \(NumberFormat.grouped(reserve)) tokens "
+                        + "leaves no room in \(profile.name)'s window of \(NumberFormat.grouped(profile.contextWindow)); "
+                        + "give a --reserve below the window, or a larger --window")
+        }
         var estimate = profile.estimate
         var tokenizerSpec = profile.tokenizer
         if let name = options.encoding {
@@ -160,7 +166,21 @@ enum TokcountCommand {
             json: options.json, ids: ids, pieces: pieces, decode: decode, check: options.check,
             binary: options.binary, respectGitIgnore: !options.noIgnore,
             sort: (options.sort ?? .input).rawValue,
-            jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            jobs: jobs(options.jobs))
+    }
+
+    /// Worker threads: one per core, or `-j N` up to four per core, where
+    /// more threads only wait on each other (a huge N once exhausted the
+    /// machine's thread table); a larger N is lowered with a note.
+    static func jobs(_ asked: Int?, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int {
+        let cores = max(cores, 1)
+        guard let asked else { return cores }
+        let most = 4 * cores
+        if asked > most {
+            Output.err("tokcount: -j \(NumberFormat.grouped(asked)) is more than 4 threads for each of the \(cores) cores; using \(most) (counts never depend on -j)\n")
+            return most
+        }
+        return asked
     }
 
     /// Runs the command; returns the exit status.

@@ -134,7 +134,7 @@ import Testing
         let dir = try TempDir()
         let doc = try Self.document(pages: 2, in: dir)
         let out = try ctxkit.run(["summarise", doc, "--backend", "openai", "--url", "http://127.0.0.1:1"])
-        #expect(out.status == 1)
+        #expect(out.status == 5)
         #expect(out.stderr.contains("cannot reach http://127.0.0.1:1"))
         #expect(out.stderr.contains("check that the server is running"))
     }

@@ -136,7 +136,8 @@ import TokenKit
 
     /// What a folder walk lists, and in what order: names sorted, subfolders
     /// in their place, `.git` and links to folders left out, a FIFO not read,
-    /// and a dangling link reported after the files, which are all still counted.
+    /// and a dangling link reported in its place among the names (it was
+    /// listed after every file), the files all still counted.
     @Test func aFolderIsWalkedInNameOrderAndADanglingLinkIsReportedNotFatal() throws {
         let dir = try TempDir()
         let root = dir.url.path
@@ -147,10 +148,9 @@ import TokenKit
         let r = try tokcount.run(["--json", "-e", "cl100k_base", root + "/"])
         let inputs = try r.json()["inputs"] as! [[String: Any]]
         let names = inputs.map { ($0["path"] as! String).replacingOccurrences(of: root + "/", with: "") }
-        #expect(names == ["A.txt", "a b.txt", "b.txt", "sub/c.txt", "sub/deeper/d.txt", "ä.txt", "z-gone.txt"])
-        #expect(inputs.prefix(6).allSatisfy { $0["status"] as? String == "counted" })
-        #expect(inputs.last?["status"] as? String == "failed")
-        #expect((inputs.last?["reason"] as? String)?.contains("No such file or directory") == true)
+        #expect(names == ["A.txt", "a b.txt", "b.txt", "sub/c.txt", "sub/deeper/d.txt", "z-gone.txt", "ä.txt"])
+        #expect(inputs.map { $0["status"] as? String } == ["counted", "counted", "counted", "counted", "counted", "failed", "counted"])
+        #expect((inputs[5]["reason"] as? String)?.contains("No such file or directory") == true)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("z-gone.txt: No such file or directory"))
     }
@@ -333,7 +333,7 @@ import TokenKit
         let cases: [([String], String)] = [
             (["--frobnicate"], "unknown option '--frobnicate'"),
             (["-q"], "unknown option '-q'"),
-            (["--window", "lots"], "--window wants a whole number of at least 1, not 'lots'"),
+            (["--window", "lots"], "--window wants a whole number from 1 to 1,099,511,627,776, not 'lots'"),
             (["--reserve", "-5"], "--reserve wants a whole number"),
             (["--encoding"], "--encoding needs a value"),
             (["--jsn"], "did you mean '--json'?"),
@@ -355,6 +355,32 @@ import TokenKit
         #expect(r.stderr.contains("tokcount: \(dir.path("missing.txt")): No such file or directory"))
         #expect(r.stdout.contains("16 ") && r.stdout.contains(file))
         #expect(r.stdout.contains("failed  \(dir.path("missing.txt")) (No such file or directory)"))
+    }
+
+    /// The order is the order given, failures included: `missing` was listed
+    /// last, after every counted input, in text, JSON and on standard error.
+    @Test func aFailedPathIsReportedWhereItWasGivenInTextAndJSON() throws {
+        let dir = try TempDir()
+        let a = try dir.write("a.txt", prose), b = try dir.write("b.txt", "bee\n")
+        try dir.write("folder/1.txt", "one\n")
+        try FileManager.default.createSymbolicLink(atPath: dir.path("folder/2.txt"), withDestinationPath: "nowhere")
+        try dir.write("folder/3.txt", "three\n")
+        let missing = dir.path("missing"), folder = dir.path("folder")
+        let arguments = [a, missing, b, folder, "/dev/zero"]
+        let expected = [a, missing, b, "\(folder)/1.txt", "\(folder)/2.txt", "\(folder)/3.txt", "/dev/zero"]
+
+        let json = try tokcount.run(["--json"] + arguments)
+        #expect(json.status == 1, "\(json.stderr)")
+        let inputs = try #require(try json.json()["inputs"] as? [[String: Any]])
+        #expect(inputs.map { $0["path"] as? String } == expected)
+        #expect(inputs.map { $0["status"] as? String } == ["counted", "failed", "counted", "counted", "failed", "counted", "failed"])
+
+        let text = try tokcount.run(arguments)
+        #expect(text.status == 1, "\(text.stderr)")
+        let shown = text.stdout.split(separator: "\n").compactMap { line in expected.first { line.hasSuffix("  \($0)") || line.contains("  \($0) (") } }
+        #expect(shown == expected, "\(text.stdout)")
+        #expect(text.stderr.split(separator: "\n").compactMap { line in [missing, "\(folder)/2.txt", "/dev/zero"].first { line.hasPrefix("tokcount: \($0):") } }
+                == [missing, "\(folder)/2.txt", "/dev/zero"], "\(text.stderr)")
     }
 
     @Test func anUnreadableFileNamesThePathAndTheReason() throws {

@@ -109,20 +109,84 @@ public struct CorpusSummary: Equatable, Sendable {
 
     /// Adds another part's summary.
     ///
-    /// - Throws: `CorpusSummaryError` when the two were made with different settings.
+    /// - Throws: `CorpusSummaryError` when the two were made with different
+    ///   settings, or a sum would pass `Int.max`; `self` is then unchanged.
     public mutating func merge(_ other: CorpusSummary) throws(CorpusSummaryError) {
         guard other.settings == settings else {
             throw CorpusSummaryError("made with other settings (\(Self.describe(other.settings)), not \(Self.describe(settings))); "
                                      + "merge only summaries counted with the same -m/-e, --window and --reserve")
         }
-        records += other.records
-        failed += other.failed
-        tokens += other.tokens
-        characters += other.characters
-        bytes += other.bytes
-        fitting += other.fitting
-        histogram.merge(other.histogram)
-        keep(other.longest)
+        // Checked, and into a copy: a part whose counts would pass Int.max
+        // is refused whole, leaving the sum of the parts before it.
+        var sum = self
+        sum.records = try Self.add(records, other.records, "records")
+        sum.failed = try Self.add(failed, other.failed, "failed")
+        sum.tokens = try Self.add(tokens, other.tokens, "tokens")
+        sum.characters = try Self.add(characters, other.characters, "characters")
+        sum.bytes = try Self.add(bytes, other.bytes, "bytes")
+        sum.fitting = try Self.add(fitting, other.fitting, "fitting")
+        guard sum.histogram.merge(other.histogram) else {
+            throw CorpusSummaryError("\"histogram\": a bucket's count added to the buckets before passes \(Int.max); "
+                                     + "the summary lines cannot all be true, make them again with tokcount --jsonl --summary")
+        }
+        sum.keep(other.longest)
+        self = sum
+    }
+
+    private static func add(_ a: Int, _ b: Int, _ field: String) throws(CorpusSummaryError) -> Int {
+        let (total, overflow) = a.addingReportingOverflow(b)
+        guard !overflow else {
+            throw CorpusSummaryError("\"\(field)\": \(b) added to the \(a) before passes \(Int.max); "
+                                     + "the summary lines cannot all be true, make them again with tokcount --jsonl --summary")
+        }
+        return total
+    }
+
+    /// Refuses a summary that contradicts itself, so a damaged or hand-made
+    /// line cannot pass into a total as if it were counted.
+    private func checkConsistency() throws(CorpusSummaryError) {
+        func refuse(_ what: String) -> CorpusSummaryError {
+            CorpusSummaryError("the summary contradicts itself: \(what); make it again with tokcount --jsonl --summary")
+        }
+        // Each bucket bounds the lengths of its records: edges[i] up to
+        // edges[i + 1] - 1. Bounds past Int.max stay at Int.max.
+        func plus(_ sum: Int, _ count: Int, times length: Int) -> Int {
+            let (product, o1) = count.multipliedReportingOverflow(by: length)
+            let (total, o2) = sum.addingReportingOverflow(product)
+            return o1 || o2 ? Int.max : total
+        }
+        var inHistogram = 0, fewest = 0, most = 0, unbounded = false
+        for (i, count) in histogram.counts.enumerated() {
+            let (total, overflow) = inHistogram.addingReportingOverflow(count)
+            guard !overflow else { throw refuse("the histogram's counts add up to more than \(Int.max)") }
+            inHistogram = total
+            fewest = plus(fewest, count, times: TokenHistogram.edges[i])
+            if i + 1 < TokenHistogram.edges.count {
+                most = plus(most, count, times: TokenHistogram.edges[i + 1] - 1)
+            } else if count > 0 {
+                unbounded = true
+            }
+        }
+        guard inHistogram == records else {
+            throw refuse("\"records\" is \(records) but the histogram's counts add up to \(inHistogram)")
+        }
+        guard fitting <= records else { throw refuse("\"fitting\" is \(fitting), more than its \(records) records") }
+        guard tokens >= fewest else {
+            throw refuse("\"tokens\" is \(tokens), fewer than the \(fewest) its histogram's buckets hold at least")
+        }
+        guard unbounded || tokens <= most else {
+            throw refuse("\"tokens\" is \(tokens), more than the \(most) its histogram's buckets hold at most")
+        }
+        // A character is 1 to 4 UTF-8 bytes.
+        guard bytes >= characters, characters.multipliedReportingOverflow(by: 4).overflow || bytes <= characters * 4 else {
+            throw refuse("\(bytes) bytes cannot hold \(characters) characters (a character is 1 to 4 bytes)")
+        }
+        guard longest.count <= records else {
+            throw refuse("\"longest\" lists \(longest.count) records, more than its \(records)")
+        }
+        if let first = longest.first, first.tokens > tokens {
+            throw refuse("its longest record has \(first.tokens) tokens, more than all its records' \(tokens)")
+        }
     }
 
     private static func describe(_ s: Settings) -> String {
@@ -154,7 +218,9 @@ public struct CorpusSummary: Equatable, Sendable {
 
     /// The summary `json` describes.
     ///
-    /// - Throws: `CorpusSummaryError` naming the field that is missing or wrong.
+    /// - Throws: `CorpusSummaryError` naming the field that is missing or
+    ///   wrong, or what the summary contradicts itself in (records and the
+    ///   histogram's total, tokens and the histogram's bounds, bytes and characters).
     public init(json: OrderedJSON) throws(CorpusSummaryError) {
         guard case .object = json else { throw CorpusSummaryError("\(json.kindName), not a summary object") }
         guard json["format"]?.stringValue == "tokcount-summary" else {
@@ -197,6 +263,7 @@ public struct CorpusSummary: Equatable, Sendable {
             kept.append(LongRecord(id: id, tokens: try count("tokens", in: entry)))
         }
         keep(kept)
+        try checkConsistency()
     }
 }
 

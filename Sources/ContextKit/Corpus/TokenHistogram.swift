@@ -32,7 +32,17 @@ public struct TokenHistogram: Equatable, Sendable {
     }
 
     /// Adds another histogram's counts, bucket by bucket.
-    public mutating func merge(_ other: TokenHistogram) {
-        for i in counts.indices { counts[i] += other.counts[i] }
+    ///
+    /// - Returns: false, leaving the histogram unchanged, when a bucket's sum would pass `Int.max`.
+    @discardableResult
+    public mutating func merge(_ other: TokenHistogram) -> Bool {
+        var sum = counts
+        for i in sum.indices {
+            let (total, overflow) = sum[i].addingReportingOverflow(other.counts[i])
+            if overflow { return false }
+            sum[i] = total
+        }
+        counts = sum
+        return true
     }
 }

@@ -24,13 +24,22 @@ public struct ProfileCatalog: Sendable {
         self.defaultName = defaultName
     }
 
+    /// ContextKit's resource bundle, which holds `profiles.json`.
+    #if canImport(Darwin)
+    private static let resources = ResourceBundle(module: .module)
+    #else
+    private static let resources = ResourceBundle(target: "ContextKit")
+    #endif
+
     /// The profiles shipped with ContextKit.
     ///
     /// - Throws: `ProfileError` when the bundled file is missing or damaged.
     public static func builtIn() throws -> ProfileCatalog {
-        guard let url = Bundle.module.url(forResource: "profiles", withExtension: "json", subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: "profiles", withExtension: "json") else {
-            throw ProfileError.unreadable(path: "profiles.json", reason: "the resource is missing from the ContextKit bundle; reinstall ContextKit")
+        let url: URL
+        do throws(ResourceBundle.Missing) {
+            url = try resources.url(for: "Resources/profiles.json")
+        } catch {
+            throw ProfileError.unreadable(path: error.file, reason: error.reason)
         }
         var catalog = ProfileCatalog(profiles: [], defaultName: "")
         try catalog.merge(contentsOf: url)

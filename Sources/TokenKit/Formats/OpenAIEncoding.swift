@@ -87,10 +87,22 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
         }
     }
 
+    /// TokenKit's resource bundle, which holds the `.tiktoken` files.
+    #if canImport(Darwin)
+    private static let resources = ResourceBundle(module: .module)
+    #else
+    private static let resources = ResourceBundle(target: "TokenKit")
+    #endif
+
     /// The shipped vocabulary file (the base's, for an encoding that extends one).
-    var resourceURL: URL? {
-        Bundle.module.url(forResource: ranks.rawValue, withExtension: "tiktoken", subdirectory: "Resources")
+    ///
+    /// - Throws: `ResourceBundle.Missing` saying where it looked and how to install.
+    func resourceLocation() throws(ResourceBundle.Missing) -> URL {
+        try Self.resources.url(for: "Resources/\(ranks.rawValue).tiktoken")
     }
+
+    /// The shipped vocabulary file, or nil when it is missing.
+    var resourceURL: URL? { try? resourceLocation() }
 
     private static let cache = TokenizerCache()
 
@@ -121,8 +133,11 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
             }
         }
         return try Self.cache.tokenizer(for: self) {
-            guard let url = resourceURL else {
-                throw TokenKitError.unreadableFile(path: "\(rawValue).tiktoken", reason: "the resource is missing from the TokenKit bundle; reinstall ContextKit")
+            let url: URL
+            do throws(ResourceBundle.Missing) {
+                url = try resourceLocation()
+            } catch {
+                throw TokenKitError.unreadableFile(path: error.file, reason: error.reason)
             }
             let data = try TiktokenFile.readFile(url)
             try verifyShippedChecksum(of: data, path: url.path)

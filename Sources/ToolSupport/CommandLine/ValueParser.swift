@@ -19,19 +19,32 @@ extension ValueParser where Value == String {
 }
 
 extension ValueParser where Value == Int {
-    /// A whole number at least `minimum`. Commas and `_` may separate digits,
-    /// so `128,000` can be pasted from a spec sheet, and `128k`/`2M` mean
-    /// thousands and millions.
-    package static func integer(minimum: Int = 0) -> Self {
-        Self(expected: "a whole number of at least \(minimum)") { text in
+    /// A whole number from `minimum` to `maximum`. Commas and `_` may
+    /// separate digits, so `128,000` can be pasted from a spec sheet, and
+    /// `128k`/`2M` mean thousands and millions.
+    package static func integer(minimum: Int = 0, maximum: Int = .max) -> Self {
+        let expected = maximum == .max ? "a whole number of at least \(minimum)"
+            : "a whole number from \(NumberFormat.grouped(minimum)) to \(NumberFormat.grouped(maximum))"
+        return Self(expected: expected) { text in
             let cleaned = text.filter { $0 != "," && $0 != "_" }
             var number = Int(cleaned)
             if number == nil, let last = cleaned.last, "kKmM".contains(last), let base = Int(cleaned.dropLast()) {
-                number = base * ("kK".contains(last) ? 1_000 : 1_000_000)
+                let (scaled, overflow) = base.multipliedReportingOverflow(by: "kK".contains(last) ? 1_000 : 1_000_000)
+                number = overflow ? nil : scaled
             }
-            return number.flatMap { $0 >= minimum ? $0 : nil }
+            return number.flatMap { (minimum...maximum).contains($0) ? $0 : nil }
         }
     }
+
+    /// A number of tokens (a window, a reserve, a limit): at most 2^40,
+    /// a thousand times the largest window any model has, so sums of a few
+    /// such numbers and a text's count can never pass `Int.max`.
+    package static func tokens(minimum: Int = 0) -> Self {
+        integer(minimum: minimum, maximum: largestTokenCount)
+    }
+
+    /// The largest number of tokens an option takes: 2^40 (1,099,511,627,776).
+    package static var largestTokenCount: Int { 1 << 40 }
 }
 
 extension ValueParser where Value == UInt64 {
