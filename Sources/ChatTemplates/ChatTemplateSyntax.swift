@@ -53,6 +53,20 @@ struct TemplateParser {
 
     private var tokens: [Token] = []
     private var position = 0
+    /// How deep the syntax tree being built is: nested tags, brackets and
+    /// operator chains (`a + b + …` nests to the left). Parsing, rendering and
+    /// freeing the tree recurse that deep, so it is bounded: the templates at
+    /// hand (Tests/Fixtures, the Qwen2 GGUF's) nest 6 to 9 levels, 200 is 20× that.
+    private var depth = 0
+    static let maxDepth = 200
+
+    /// Goes one level deeper into the tree; the caller restores `depth` when its construct ends.
+    private mutating func descend() throws {
+        depth += 1
+        if depth > Self.maxDepth {
+            throw ChatTemplateError(message: "the template nests tags, brackets or operators more than \(Self.maxDepth) deep (real templates nest under 20); it is broken or hostile: use another chat template")
+        }
+    }
 
     static func parse(_ source: String) throws -> [TemplateNode] {
         var parser = TemplateParser()
@@ -217,6 +231,9 @@ struct TemplateParser {
     }
 
     private mutating func parseStatement(_ keyword: String) throws -> TemplateNode {
+        let level = depth
+        defer { depth = level }
+        try descend()
         switch keyword {
         case "if":
             var branches: [(TemplateExpression, [TemplateNode])] = []
@@ -284,6 +301,9 @@ struct TemplateParser {
     // MARK: Expressions (Jinja precedence: if-else < or < and < not < comparisons < ~ < + - < * / < unary < filters < postfix)
 
     private mutating func parseExpression() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
+        try descend()
         let value = try parseOr()
         if current == .name("if") {
             _ = advance()
@@ -299,36 +319,52 @@ struct TemplateParser {
     private mutating func parseTernaryFree() throws -> TemplateExpression { try parseOr() }
 
     private mutating func parseOr() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseAnd()
-        while current == .name("or") { _ = advance(); left = .binary("or", left, try parseAnd()) }
+        while current == .name("or") { _ = advance(); try descend(); left = .binary("or", left, try parseAnd()) }
         return left
     }
 
     private mutating func parseAnd() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseNot()
-        while current == .name("and") { _ = advance(); left = .binary("and", left, try parseNot()) }
+        while current == .name("and") { _ = advance(); try descend(); left = .binary("and", left, try parseNot()) }
         return left
     }
 
     private mutating func parseNot() throws -> TemplateExpression {
-        if current == .name("not") { _ = advance(); return .unary("not", try parseNot()) }
+        if current == .name("not") {
+            let level = depth
+            defer { depth = level }
+            _ = advance()
+            try descend()
+            return .unary("not", try parseNot())
+        }
         return try parseComparison()
     }
 
     private mutating func parseComparison() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseConcat()
         while true {
             if case .symbol(let s) = current, ["==", "!=", "<", ">", "<=", ">="].contains(s) {
                 _ = advance()
+                try descend()
                 left = .binary(s, left, try parseConcat())
             } else if current == .name("in") {
                 _ = advance()
+                try descend()
                 left = .binary("in", left, try parseConcat())
             } else if current == .name("not"), tokens[position + 1] == .name("in") {
                 _ = advance(); _ = advance()
+                try descend()
                 left = .unary("not", .binary("in", left, try parseConcat()))
             } else if current == .name("is") {
                 _ = advance()
+                try descend()
                 var negated = false
                 if current == .name("not") { _ = advance(); negated = true }
                 let test = try expectName()
@@ -343,38 +379,55 @@ struct TemplateParser {
     }
 
     private mutating func parseConcat() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseAdditive()
-        while current == .symbol("~") { _ = advance(); left = .binary("~", left, try parseAdditive()) }
+        while current == .symbol("~") { _ = advance(); try descend(); left = .binary("~", left, try parseAdditive()) }
         return left
     }
 
     private mutating func parseAdditive() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseMultiplicative()
         while case .symbol(let s) = current, s == "+" || s == "-" {
             _ = advance()
+            try descend()
             left = .binary(s, left, try parseMultiplicative())
         }
         return left
     }
 
     private mutating func parseMultiplicative() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseUnary()
         while case .symbol(let s) = current, ["*", "/", "//", "%"].contains(s) {
             _ = advance()
+            try descend()
             left = .binary(s, left, try parseUnary())
         }
         return left
     }
 
     private mutating func parseUnary() throws -> TemplateExpression {
-        if current == .symbol("-") { _ = advance(); return .unary("-", try parseUnary()) }
+        if current == .symbol("-") {
+            let level = depth
+            defer { depth = level }
+            _ = advance()
+            try descend()
+            return .unary("-", try parseUnary())
+        }
         return try parseFiltered()
     }
 
     private mutating func parseFiltered() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var value = try parsePostfix()
         while current == .symbol("|") {
             _ = advance()
+            try descend()
             let name = try expectName()
             var arguments: [TemplateExpression] = []
             if current == .symbol("(") { arguments = try parseArguments().0 }
@@ -384,13 +437,17 @@ struct TemplateParser {
     }
 
     private mutating func parsePostfix() throws -> TemplateExpression {
+        let level = depth
+        defer { depth = level }
         var value = try parsePrimary()
         while true {
             if current == .symbol(".") {
                 _ = advance()
+                try descend()
                 value = .attribute(value, try expectName())
             } else if current == .symbol("[") {
                 _ = advance()
+                try descend()
                 var start: TemplateExpression? = nil
                 if current != .symbol(":") { start = try parseExpression() }
                 if current == .symbol(":") {
@@ -404,6 +461,7 @@ struct TemplateParser {
                 }
                 try expect(.symbol("]"))
             } else if current == .symbol("(") {
+                try descend()
                 let (positional, keywords) = try parseArguments()
                 value = .call(value, positional, keywords)
             } else {

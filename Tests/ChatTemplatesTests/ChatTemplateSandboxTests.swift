@@ -1,0 +1,160 @@
+import Testing
+import ChatTemplates
+
+/// The renderer is a sandbox: each hostile template found against the
+/// released binaries (issue 44) ends in a `ChatTemplateError` naming the
+/// construct, where before it trapped (SIGILL), crashed (SIGSEGV) or took
+/// the machine's memory.
+@Suite("Chat template sandbox")
+struct ChatTemplateSandboxTests {
+    /// The message of the error rendering `source` throws (a failed expectation when it renders).
+    static func failure(_ source: String, messages: [ChatTemplate.Message] = [], limits: ChatTemplateLimits? = nil) throws -> String {
+        let template = try ChatTemplate(source)
+        do {
+            let text = try template.render(messages: messages, limits: limits)
+            Issue.record("rendered \(text.utf8.count) bytes instead of failing")
+            return ""
+        } catch let error as ChatTemplateError {
+            return error.message
+        }
+    }
+
+    static func rendered(_ source: String) throws -> String { try ChatTemplate(source).render(messages: []) }
+
+    /// The limits for an empty conversation (its 4 values: `messages`,
+    /// `add_generation_prompt`, `bos_token`, `eos_token`): the floor.
+    static let empty = ChatTemplateLimits.scaled(values: 4, bytes: 0)
+
+    @Test func additionPastTheLargestIntegerIsAnError() throws {
+        let message = try Self.failure("{{ 9223372036854775807 + 1 }}")
+        #expect(message.hasPrefix("9223372036854775807 + 1 overflows: template integers are 64-bit"))
+        #expect(message.contains("use another chat template"))
+    }
+
+    @Test func subtractionPastTheSmallestIntegerIsAnError() throws {
+        #expect(try Self.failure("{{ -9223372036854775807 - 2 }}").hasPrefix("-9223372036854775807 - 2 overflows"))
+    }
+
+    @Test func multiplicationPastTheLargestIntegerIsAnError() throws {
+        #expect(try Self.failure("{{ 4611686018427387904 * 2 }}").hasPrefix("4611686018427387904 * 2 overflows"))
+    }
+
+    @Test func negatingTheSmallestIntegerIsAnError() throws {
+        #expect(try Self.failure("{{ -(-9223372036854775807 - 1) }}").hasPrefix("-(-9223372036854775808) overflows"))
+    }
+
+    @Test func flooringTheSmallestIntegerByMinusOneIsAnError() throws {
+        #expect(try Self.failure("{{ (-9223372036854775807 - 1) // -1 }}").hasPrefix("-9223372036854775808 // -1 overflows"))
+    }
+
+    @Test func theSmallestIntegerModuloMinusOneIsZeroAsInPython() throws {
+        #expect(try Self.rendered("{{ (-9223372036854775807 - 1) % -1 }}") == "0")
+    }
+
+    @Test func divisionByZeroIsAnErrorAsInPython() throws {
+        for source in ["{{ 1 // 0 }}", "{{ 1 % 0 }}", "{{ 1 / 0 }}", "{{ 1.5 / 0 }}"] {
+            #expect(try Self.failure(source).contains("divides by zero"), "\(source)")
+        }
+    }
+
+    @Test func floorDivisionAndModuloFollowPythonSigns() throws {
+        #expect(try Self.rendered("{{ -7 // 2 }} {{ -7 % 2 }} {{ 7 % -2 }} {{ 7 // -2 }} {{ 7.5 // 2 }}") == "-4 1 -1 -4 3.0")
+    }
+
+    @Test func aZeroRangeStepIsAnError() throws {
+        #expect(try Self.failure("{% for i in range(0, 10, 0) %}{% endfor %}").hasPrefix("range(0, 10, 0) has a zero step"))
+    }
+
+    @Test func aZeroSliceStepIsAnError() throws {
+        #expect(try Self.failure("{{ 'abc'[::0] }}").contains("has a zero step"))
+        #expect(try Self.failure("{{ [1, 2][::0] }}").contains("has a zero step"))
+    }
+
+    @Test func extremeStepsPickTheRightItemsWithoutOverflow() throws {
+        #expect(try Self.rendered("{{ 'abc'[::9223372036854775807] }}{{ 'abc'[::-9223372036854775807 - 1] }}") == "ac")
+        #expect(try Self.rendered("{{ range(-9223372036854775807 - 1, 9223372036854775807, 9223372036854775807) }}")
+                == "[-9223372036854775808, -1, 9223372036854775806]")
+    }
+
+    @Test func aRangeOfABillionIsRefusedBeforeItIsBuilt() throws {
+        let message = try Self.failure("{% for i in range(1000000000) %}{% endfor %}")
+        #expect(message.hasPrefix("range(1000000000) would hold 1000000000 items, more than the limit of \(Self.empty.iterations) loop iterations"))
+    }
+
+    @Test func aRangeSpanningAllIntegersIsRefusedWithoutOverflow() throws {
+        #expect(try Self.failure("{{ range(-9223372036854775807 - 1, 9223372036854775807) }}").contains("would hold 18446744073709551615 items"))
+    }
+
+    @Test func nestedLoopsShareOneIterationLimit() throws {
+        let message = try Self.failure("{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}")
+        #expect(message.contains("would bring the loop iterations to 1001000, more than the limit of \(Self.empty.iterations) for this conversation"))
+        #expect(message.hasPrefix("{% for %}"))
+    }
+
+    @Test func repeatingAStringPastTheLimitIsRefusedBeforeItIsBuilt() throws {
+        let message = try Self.failure("{{ 'x' * 100000000 }}")
+        #expect(message.hasPrefix("\"x\" * 100000000 would build a string of 100000000 bytes, more than the limit of \(Self.empty.outputBytes) bytes"))
+    }
+
+    @Test func doublingAStringWithReplaceStopsAtTheLimit() throws {
+        // A 1 MiB limit keeps the test quick; the default (64 MiB and up) stops the same way at 2^27 bytes.
+        let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 24)
+        let method = try Self.failure("{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s|length }}",
+                                      limits: limits)
+        #expect(method.hasPrefix("replace(\"x\", \"xx\") on \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" would build a string of 2097152 bytes, more than the limit of 1048576 bytes"))
+        let filter = try Self.failure("{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s|replace('x', 'xx') %}{% endfor %}",
+                                      limits: limits)
+        #expect(filter.contains("would build a string of 2097152 bytes"))
+    }
+
+    @Test func replaceFollowsPython() throws {
+        #expect(try Self.rendered("{{ 'aaa'.replace('a', 'b', 2) }} {{ 'ab'.replace('', '-') }} {{ 'ééé'|replace('é', 'e') }} {{ 'abab'.replace('ab', '') }}")
+                == "bba -a-b- eee ")
+    }
+
+    @Test func outputPastTheLimitIsAnError() throws {
+        let message = try Self.failure("{% for i in range(1000) %}{{ 'x' * 100000 }}{% endfor %}")
+        #expect(message.hasPrefix("the template's output would pass \(Self.empty.outputBytes) bytes"))
+    }
+
+    @Test func evaluationStepsAreLimited() throws {
+        let message = try Self.failure("{% for i in range(100) %}{{ i + i + i }}{% endfor %}",
+                                       limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 200))
+        #expect(message.hasPrefix("the template took more than 200 steps"))
+    }
+
+    @Test func aListThatHoldsItselfManyTimesIsNotWrittenOut() throws {
+        // 2^40 ones if written out; the writer stops at the output limit (small here to keep the test quick).
+        let doubling = "{% set a = [1] %}" + String(repeating: "{% set a = [a, a] %}", count: 40)
+        let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 20)
+        #expect(try Self.failure(doubling + "{{ a | tojson }}", limits: limits).hasPrefix("a list of 2 items written out is longer than the limit of 1048576 bytes"))
+        #expect(try Self.failure(doubling + "{{ a }}", limits: limits).hasPrefix("a list of 2 items written out is longer than the limit of 1048576 bytes"))
+    }
+
+    @Test func deepNestingIsRefusedWhenTheTemplateIsRead() {
+        let brackets = "{{ " + String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000) + " }}"
+        let chain = "{{ 1" + String(repeating: " + 1", count: 100_000) + " }}"
+        let blocks = String(repeating: "{% if true %}", count: 10_000) + String(repeating: "{% endif %}", count: 10_000)
+        for source in [brackets, chain, blocks] {
+            do {
+                _ = try ChatTemplate(source)
+                Issue.record("a template nested 10,000 deep was accepted")
+            } catch {
+                #expect((error as? ChatTemplateError)?.message.hasPrefix("the template nests tags, brackets or operators more than 200 deep") == true)
+            }
+        }
+    }
+
+    @Test func theLimitsGrowWithTheConversation() throws {
+        let source = "{{ ('x' * 80000000) | length }}"
+        #expect(try Self.failure(source).contains("more than the limit of \(Self.empty.outputBytes) bytes"))
+        let long = ChatTemplate.Message(role: "user", content: String(repeating: "y", count: 1_000_000))
+        #expect(try ChatTemplate(source).render(messages: [long]) == "80000000")
+    }
+
+    @Test func stringsAreIndexedAndCountedByCodePointAsInPython() throws {
+        // "e" and a combining acute accent: one character on screen, two code points in Python.
+        #expect(try ChatTemplate("{{ s|length }} {{ s[1:] == s[-1] }} {{ s[::-1]|length }}")
+            .render(messages: [], extra: ["s": .string("e\u{301}")]) == "2 True 2")
+    }
+}
