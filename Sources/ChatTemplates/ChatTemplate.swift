@@ -453,56 +453,73 @@ struct TemplateRenderer {
     }
 
     /// Python's `str.replace`, worked out on UTF-8 bytes (a match of whole
-    /// strings always starts and ends on a character boundary), its length
-    /// counted before it is built so doubling a string 30 times stops at the limit.
+    /// strings always starts and ends on a character boundary): one pass
+    /// counts the matches (linear in the string) so the
+    /// result's length is checked before it is built, a second writes it.
+    /// Doubling a string 30 times so stops at the output limit.
     private mutating func replace(_ s: String, _ old: String, _ new: String, count: Int?) throws -> String {
-        let maxCount = count.flatMap { $0 >= 0 ? $0 : nil }  // Python: a negative count replaces all
+        let maxCount = count.flatMap { $0 >= 0 ? $0 : nil } ?? Int.max  // Python: a negative count replaces all
+        if old.isEmpty {
+            // Python puts `new` before every character and after the last one.
+            var pieces = s.unicodeScalars.map { String($0) }
+            let inserted = min(pieces.count + 1, maxCount)
+            try checkString(s.utf8.count + inserted * new.utf8.count, "replace(\"\", \(Self.brief(.string(new)))) on \(Self.brief(.string(s)))")
+            pieces.append("")
+            return pieces.enumerated().map { $0.offset < inserted ? new + $0.element : $0.element }.joined()
+        }
         let source = Array(s.utf8), pattern = Array(old.utf8), replacement = Array(new.utf8)
         try charge(1 + source.count / 256)
-        var matches: [Int] = []
-        if pattern.isEmpty {
-            // Python puts `new` before every character and at the end.
-            var i = 0
-            while i <= source.count {
-                matches.append(i)
-                if i == source.count { break }
-                i += 1
-                while i < source.count && source[i] & 0xC0 == 0x80 { i += 1 }
-                if let maxCount, matches.count >= maxCount { break }
-            }
-        } else {
-            // Knuth–Morris–Pratt: linear in the string whatever the pattern.
-            var failure = [Int](repeating: 0, count: pattern.count)
-            var k = 0
-            for i in 1..<max(pattern.count, 1) {
-                while k > 0 && pattern[i] != pattern[k] { k = failure[k - 1] }
-                if pattern[i] == pattern[k] { k += 1 }
-                failure[i] = k
-            }
-            k = 0
-            for (i, byte) in source.enumerated() {
-                if let maxCount, matches.count >= maxCount { break }
-                while k > 0 && byte != pattern[k] { k = failure[k - 1] }
-                if byte == pattern[k] { k += 1 }
-                if k == pattern.count {
-                    matches.append(i + 1 - pattern.count)
-                    k = 0
+        // Knuth–Morris–Pratt: linear in the string whatever the pattern.
+        var failure = [Int](repeating: 0, count: pattern.count)
+        var k = 0
+        for i in pattern.indices.dropFirst() {
+            while k > 0 && pattern[i] != pattern[k] { k = failure[k - 1] }
+            if pattern[i] == pattern[k] { k += 1 }
+            failure[i] = k
+        }
+        /// Calls `found` with the offset of each match, left to right, at most `maxCount` of them.
+        func matches(_ found: (Int) -> Void) {
+            source.withUnsafeBufferPointer { haystack in
+                pattern.withUnsafeBufferPointer { needle in
+                    failure.withUnsafeBufferPointer { failure in
+                        var k = 0, seen = 0
+                        for i in 0..<haystack.count where seen < maxCount {
+                            let byte = haystack[i]
+                            while k > 0 && byte != needle[k] { k = failure[k - 1] }
+                            if byte == needle[k] { k += 1 }
+                            if k == needle.count {
+                                found(i + 1 - needle.count)
+                                seen += 1
+                                k = 0
+                            }
+                        }
+                    }
                 }
             }
         }
-        if let maxCount, matches.count > maxCount { matches.removeLast(matches.count - maxCount) }
-        let (grown, overflow) = matches.count.multipliedReportingOverflow(by: replacement.count)
-        let total = overflow ? Int.max : source.count - matches.count * pattern.count + grown
+        var found = 0
+        matches { _ in found += 1 }
+        let (grown, overflow) = found.multipliedReportingOverflow(by: replacement.count)
+        let total = overflow ? Int.max : source.count - found * pattern.count + grown
         try checkString(total, "replace(\(Self.brief(.string(old))), \(Self.brief(.string(new)))) on \(Self.brief(.string(s)))")
-        var result: [UInt8] = []
-        result.reserveCapacity(total)
-        var from = 0
-        for m in matches {
-            result += source[from..<m]
-            result += replacement
-            from = m + pattern.count
+        var result = [UInt8](repeating: 0, count: total)
+        result.withUnsafeMutableBytes { out in
+            source.withUnsafeBytes { input in
+                replacement.withUnsafeBytes { with in
+                    var read = 0, written = 0
+                    func copy(_ bytes: UnsafeRawBufferPointer) {
+                        if let from = bytes.baseAddress, bytes.count > 0 { out.baseAddress!.advanced(by: written).copyMemory(from: from, byteCount: bytes.count) }
+                        written += bytes.count
+                    }
+                    matches { offset in
+                        copy(UnsafeRawBufferPointer(rebasing: input[read..<offset]))
+                        copy(with)
+                        read = offset + pattern.count
+                    }
+                    copy(UnsafeRawBufferPointer(rebasing: input[read...]))
+                }
+            }
         }
-        result += source[from...]
         return String(decoding: result, as: UTF8.self)
     }
 
