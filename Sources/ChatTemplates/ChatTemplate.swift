@@ -108,6 +108,41 @@ struct TemplateRenderer {
         try charge(1 + count / 32)
     }
 
+    /// The deepest a list or dict may nest. Writing, comparing and freeing a
+    /// value recurse that deep, so a loop that wraps a list in a list a million
+    /// times would end the process (it did, with SIGSEGV); conversations and
+    /// tool schemas nest a few levels, 20 at most in any real one.
+    static let maxNesting = 512
+
+    /// Checks that a list or dict of `items`, made by `construct`, nests no
+    /// deeper than `maxNesting`, charging a step per list or dict looked at
+    /// and per 32 of their items (a list that holds one list twice, 40 times
+    /// over, is looked at until the steps run out, not 2^40 times).
+    private mutating func checkNesting(_ items: [TemplateValue], _ construct: @autoclosure () -> String) throws {
+        var pending: [(TemplateValue, Int)] = items.map { ($0, 2) }
+        var looked = 0
+        while let (value, level) = pending.popLast() {
+            let children: [TemplateValue]
+            switch value {
+            case .array(let a): children = a
+            case .object(let o): children = o.map(\.1)
+            default: continue
+            }
+            if level > Self.maxNesting {
+                throw ChatTemplateError(message: "\(construct()) would nest lists and dicts more than \(Self.maxNesting) deep (real conversations nest a few levels); \(Self.advice)")
+            }
+            looked += children.count
+            try charge(1 + looked / 32)
+            looked %= 32
+            for child in children {
+                switch child {
+                case .array, .object: pending.append((child, level + 1))
+                default: break
+                }
+            }
+        }
+    }
+
     /// Python's `str()` of a value, lists and dicts written as `json` writes them.
     private mutating func text(_ v: TemplateValue) throws -> String {
         switch v {
@@ -269,9 +304,13 @@ struct TemplateRenderer {
         case .name(let n): return resolved(lookup(n))
         case .list(let items):
             try checkList(items.count, "a list literal")
-            return .array(try items.map { try evaluate($0) })
+            let values = try items.map { try evaluate($0) }
+            try checkNesting(values, "a list literal")
+            return .array(values)
         case .dict(let pairs):
-            return .object(try pairs.map { (try text(try evaluate($0.0)), try evaluate($0.1)) })
+            let members = try pairs.map { (try text(try evaluate($0.0)), try evaluate($0.1)) }
+            try checkNesting(members.map(\.1), "a dict literal")
+            return .object(members)
         case let .attribute(base, name):
             let b = try evaluate(base)
             if case .object = b { return b[key: name] }

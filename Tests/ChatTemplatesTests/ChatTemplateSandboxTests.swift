@@ -123,12 +123,28 @@ struct ChatTemplateSandboxTests {
         #expect(message.hasPrefix("the template took more than 200 steps"))
     }
 
-    @Test func aListThatHoldsItselfManyTimesIsNotWrittenOut() throws {
-        // 2^40 ones if written out; the writer stops at the output limit (small here to keep the test quick).
+    @Test func aListThatHoldsItselfManyTimesRunsOutOfSteps() throws {
+        // 2^40 ones if written out or looked through; the steps run out first.
         let doubling = "{% set a = [1] %}" + String(repeating: "{% set a = [a, a] %}", count: 40)
+        let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 16)
+        #expect(try Self.failure(doubling + "{{ a | tojson }}", limits: limits).hasPrefix("the template took more than 65536 steps"))
+    }
+
+    @Test func aListWrittenOutPastTheLimitIsAnError() throws {
+        // A thousand references to one 2 KB string: 2 MB when written out, past a 1 MiB limit.
+        let ten = { (x: String) in "[" + Array(repeating: x, count: 10).joined(separator: ", ") + "]" }
+        let source = "{% set s = 'x' * 2000 %}{% set a = \(ten("s")) %}{% set b = \(ten("a")) %}{% set c = \(ten("b")) %}"
         let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 20)
-        #expect(try Self.failure(doubling + "{{ a | tojson }}", limits: limits).hasPrefix("a list of 2 items written out is longer than the limit of 1048576 bytes"))
-        #expect(try Self.failure(doubling + "{{ a }}", limits: limits).hasPrefix("a list of 2 items written out is longer than the limit of 1048576 bytes"))
+        #expect(try Self.failure(source + "{{ c | tojson }}", limits: limits).hasPrefix("a list of 10 items written out is longer than the limit of 1048576 bytes"))
+        #expect(try Self.failure(source + "{{ c }}", limits: limits).hasPrefix("a list of 10 items written out is longer than the limit of 1048576 bytes"))
+    }
+
+    @Test func aListWrappedInAListWithoutEndIsRefused() throws {
+        // Before: 900,000 levels, then SIGSEGV freeing them.
+        let message = try Self.failure("{% set ns = namespace(a=[]) %}{% for i in range(900000) %}{% set ns.a = [ns.a] %}{% endfor %}{{ ns.a|length }}")
+        #expect(message.hasPrefix("a list literal would nest lists and dicts more than 512 deep"))
+        #expect(try Self.failure("{% set ns = namespace(a={}) %}{% for i in range(1000) %}{% set ns.a = {'k': ns.a} %}{% endfor %}")
+            .hasPrefix("a dict literal would nest lists and dicts more than 512 deep"))
     }
 
     @Test func deepNestingIsRefusedWhenTheTemplateIsRead() {
