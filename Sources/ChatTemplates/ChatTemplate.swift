@@ -143,6 +143,16 @@ struct TemplateRenderer {
         }
     }
 
+    /// Charges a step per 256 bytes of the strings among `values`: what a
+    /// filter, method, comparison or index reads (`upper`, `length`, `==`, `in`
+    /// on a long message is linear in it), so a loop that reads a 64 MiB
+    /// string a million times runs out of steps instead of taking hours.
+    private mutating func chargeReading(_ values: TemplateValue...) throws {
+        var bytes = 0
+        for case .string(let s) in values { bytes += s.utf8.count }
+        if bytes >= 256 { try charge(bytes / 256) }
+    }
+
     /// Python's `str()` of a value, lists and dicts written as `json` writes them.
     private mutating func text(_ v: TemplateValue) throws -> String {
         switch v {
@@ -322,6 +332,7 @@ struct TemplateRenderer {
                 let k = n < 0 ? a.count + n : n
                 return a.indices.contains(k) ? a[k] : .undefined
             case let (.string(s), .int(n)):
+                try chargeReading(b)
                 // Python indexes code points; walking to one costs no copy of a long message.
                 let scalars = s.unicodeScalars
                 let count = n < 0 ? scalars.count : 0
@@ -353,6 +364,7 @@ struct TemplateRenderer {
                 let (from, to) = bounds(a.count)
                 return .array(try positions(from: from, to: to, by: stepValue, "a slice").map { a[$0] })
             case .string(let str):
+                try chargeReading(b)
                 let scalars = str.unicodeScalars
                 let (from, to) = bounds(scalars.count)
                 if stepValue == 1 {
@@ -406,6 +418,7 @@ struct TemplateRenderer {
     }
 
     private mutating func binary(_ op: String, _ a: TemplateValue, _ b: TemplateValue) throws -> TemplateValue {
+        try chargeReading(a, b)
         switch op {
         case "==": return .bool(a == b)
         case "!=": return .bool(a != b)
@@ -563,6 +576,7 @@ struct TemplateRenderer {
     }
 
     private mutating func filter(_ name: String, _ v: TemplateValue, _ args: [TemplateValue]) throws -> TemplateValue {
+        try chargeReading(v)
         switch name {
         case "trim": return .string(try text(v).trimmingCharacters(in: .whitespacesAndNewlines))
         case "length", "count":
@@ -665,6 +679,7 @@ struct TemplateRenderer {
             throw ChatTemplateError(message: "this call is not supported")
         }
         let receiver = try evaluate(base)
+        try chargeReading(receiver)
         func argument(_ k: Int) throws -> String {
             guard k < args.count else { throw ChatTemplateError(message: "the method '\(method)' needs \(k + 1) argument\(k == 0 ? "" : "s")") }
             return try text(args[k])

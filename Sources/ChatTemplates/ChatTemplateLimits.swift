@@ -27,8 +27,9 @@ public struct ChatTemplateLimits: Sendable, Equatable {
     /// The most loop iterations in all, and the most items one `range()` or
     /// list may hold (checked before it is built).
     public var iterations: Int
-    /// The most expressions and tags evaluated in all; building a string also
-    /// costs a step per 256 bytes, so copying is bounded too.
+    /// The most expressions and tags evaluated in all; building, writing or
+    /// reading a string (a filter, method, comparison or index on it) also
+    /// costs a step per 256 bytes, so time is bounded however long the strings.
     public var steps: Int
 
     /// Limits given outright (tests use small ones).

@@ -123,6 +123,13 @@ struct ChatTemplateSandboxTests {
         #expect(message.hasPrefix("the template took more than 200 steps"))
     }
 
+    @Test func readingALongStringOverAndOverRunsOutOfSteps() throws {
+        // Each |upper reads the 1 MB string: 3,906 steps, so the 26th passes 100,000.
+        let message = try Self.failure("{% set s = 'x' * 1000000 %}{% for i in range(1000) %}{% if s|upper %}{% endif %}{% endfor %}",
+                                       limits: ChatTemplateLimits(outputBytes: 1 << 21, iterations: 10_000, steps: 100_000))
+        #expect(message.hasPrefix("the template took more than 100000 steps"))
+    }
+
     @Test func aListThatHoldsItselfManyTimesRunsOutOfSteps() throws {
         // 2^40 ones if written out or looked through; the steps run out first.
         let doubling = "{% set a = [1] %}" + String(repeating: "{% set a = [a, a] %}", count: 40)
