@@ -186,9 +186,9 @@ struct TemplateRenderer {
         }
     }
 
-    mutating func render(_ nodes: [TemplateNode], into out: inout String) throws {
+    mutating func render(_ nodes: some Collection<TemplateNode>, into out: inout String) throws {
         for node in nodes {
-            try charge()
+            if case .located = node {} else { try charge() }
             switch node {
             case .text(let t):
                 try write(t, into: &out)
@@ -216,6 +216,12 @@ struct TemplateRenderer {
                 }
             case .generation(let body):
                 try render(body, into: &out)
+            case let .located(line, tag):
+                do {
+                    try render(CollectionOfOne(tag), into: &out)
+                } catch let error as ChatTemplateError {
+                    throw error.located(at: line)
+                }
             }
         }
     }

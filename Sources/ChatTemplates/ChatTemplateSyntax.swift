@@ -8,6 +8,8 @@ indirect enum TemplateNode: Sendable {
     case loop(variables: [String], sequence: TemplateExpression, filter: TemplateExpression?, body: [TemplateNode], otherwise: [TemplateNode])
     case assign(target: String, attribute: String?, value: TemplateExpression)
     case generation([TemplateNode])
+    /// A tag and the template line it starts on, so an error while rendering it says where.
+    case located(line: Int, TemplateNode)
 }
 
 indirect enum TemplateExpression: Sendable {
@@ -33,8 +35,25 @@ public struct ChatTemplateError: Error, CustomStringConvertible, Equatable, Send
     /// The message, prefixed with `chat template:`.
     public var description: String { "chat template: \(message)" }
 
+    /// The template line the error was found on, once `message` names it.
+    package let line: Int?
+
     /// An error saying `message` (what went wrong, and where).
-    package init(message: String) { self.message = message }
+    package init(message: String) {
+        self.message = message
+        self.line = nil
+    }
+
+    /// This error with `line N: ` in front of its message, unless it already names a line.
+    package func located(at line: Int) -> ChatTemplateError {
+        guard self.line == nil else { return self }
+        return ChatTemplateError(message: "line \(line): \(message)", line: line)
+    }
+
+    private init(message: String, line: Int) {
+        self.message = message
+        self.line = line
+    }
 }
 
 /// Turns template source into nodes.
@@ -52,6 +71,8 @@ struct TemplateParser {
     }
 
     private var tokens: [Token] = []
+    /// The template line of each token.
+    private var lines: [Int] = []
     private var position = 0
     /// How deep the syntax tree being built is: nested tags, brackets and
     /// operator chains (`a + b + …` nests to the left). Parsing, rendering and
@@ -70,25 +91,41 @@ struct TemplateParser {
 
     static func parse(_ source: String) throws -> [TemplateNode] {
         var parser = TemplateParser()
-        parser.tokens = try tokenize(source)
-        let (nodes, terminator) = try parser.parseBlock(until: [])
-        guard terminator == nil else { throw ChatTemplateError(message: "unexpected {% \(terminator!) %}") }
-        return nodes
+        (parser.tokens, parser.lines) = try tokenize(source)
+        do {
+            let (nodes, terminator) = try parser.parseBlock(until: [])
+            guard terminator == nil else { throw ChatTemplateError(message: "unexpected {% \(terminator!) %}") }
+            return nodes
+        } catch let error as ChatTemplateError {
+            throw error.located(at: parser.lines[max(parser.position - 1, 0)])
+        }
     }
 
     // MARK: Lexing
 
-    private static func tokenize(_ source: String) throws -> [Token] {
+    /// The tokens of `source`, and the line each is on.
+    private static func tokenize(_ source: String) throws -> ([Token], [Int]) {
         var tokens: [Token] = []
+        var lines: [Int] = []
+        var line = 1, counted = 0
         let chars = Array(source)
         var i = 0
+        /// Appends `token`, found at `i`, with its line (newlines counted once, as `i` moves on).
+        func emit(_ token: Token) {
+            while counted < min(i, chars.count) {
+                if chars[counted] == "\n" { line += 1 }
+                counted += 1
+            }
+            tokens.append(token)
+            lines.append(line)
+        }
         var text = ""
         var trimNextLeading = false
         func flushText(trimTrailing: Bool) {
             var t = text
             if trimNextLeading { t = String(t.drop { $0.isWhitespace }) }
             if trimTrailing { while let last = t.last, last.isWhitespace { t.removeLast() } }
-            if !t.isEmpty { tokens.append(.text(t)) }
+            if !t.isEmpty { emit(.text(t)) }
             text = ""
             trimNextLeading = false
         }
@@ -116,7 +153,7 @@ struct TemplateParser {
                     continue
                 }
                 flushText(trimTrailing: trimBefore)
-                tokens.append(.open(kind == "{" ? "{{" : "{%"))
+                emit(.open(kind == "{" ? "{{" : "{%"))
                 let closer: Character = kind == "{" ? "}" : "%"
                 i = j
                 while true {
@@ -125,12 +162,12 @@ struct TemplateParser {
                     if (chars[i] == "-" || chars[i] == "+"), i + 2 < chars.count, chars[i + 1] == closer, chars[i + 2] == "}" {
                         trimNextLeading = chars[i] == "-"
                         i += 3
-                        tokens.append(.close)
+                        emit(.close)
                         break
                     }
                     if chars[i] == closer, i + 1 < chars.count, chars[i + 1] == "}" {
                         i += 2
-                        tokens.append(.close)
+                        emit(.close)
                         // trim_blocks: the newline right after a block tag goes.
                         if kind == "%" && i < chars.count && chars[i] == "\n" { i += 1 }
                         break
@@ -155,22 +192,22 @@ struct TemplateParser {
                         }
                         guard i < chars.count else { throw ChatTemplateError(message: "a string is not closed") }
                         i += 1
-                        tokens.append(.string(s))
+                        emit(.string(s))
                     } else if c.isNumber {
                         var s = ""
                         while i < chars.count && (chars[i].isNumber || chars[i] == ".") { s.append(chars[i]); i += 1 }
-                        if let n = Int(s) { tokens.append(.int(n)) } else { tokens.append(.double(Double(s) ?? 0)) }
+                        if let n = Int(s) { emit(.int(n)) } else { emit(.double(Double(s) ?? 0)) }
                     } else if c.isLetter || c == "_" {
                         var s = ""
                         while i < chars.count && (chars[i].isLetter || chars[i].isNumber || chars[i] == "_") { s.append(chars[i]); i += 1 }
-                        tokens.append(.name(s))
+                        emit(.name(s))
                     } else {
                         let two = i + 1 < chars.count ? String(chars[i...i + 1]) : ""
                         if ["==", "!=", "<=", ">=", "//", "**"].contains(two) {
-                            tokens.append(.symbol(two))
+                            emit(.symbol(two))
                             i += 2
                         } else {
-                            tokens.append(.symbol(String(c)))
+                            emit(.symbol(String(c)))
                             i += 1
                         }
                     }
@@ -181,8 +218,8 @@ struct TemplateParser {
             }
         }
         flushText(trimTrailing: false)
-        tokens.append(.end)
-        return tokens
+        emit(.end)
+        return (tokens, lines)
     }
 
     // MARK: Statements
@@ -215,15 +252,17 @@ struct TemplateParser {
                 _ = advance()
                 nodes.append(.text(t))
             case .open("{{"):
+                let line = lines[position]
                 _ = advance()
                 let e = try parseExpression()
                 try expect(.close)
-                nodes.append(.output(e))
+                nodes.append(.located(line: line, .output(e)))
             case .open("{%"):
+                let line = lines[position]
                 _ = advance()
                 let keyword = try expectName()
                 if terminators.contains(keyword) { return (nodes, keyword) }
-                nodes.append(try parseStatement(keyword))
+                nodes.append(.located(line: line, try parseStatement(keyword)))
             default:
                 throw ChatTemplateError(message: "unexpected \(current)")
             }

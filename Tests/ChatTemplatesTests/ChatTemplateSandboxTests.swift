@@ -27,24 +27,35 @@ struct ChatTemplateSandboxTests {
 
     @Test func additionPastTheLargestIntegerIsAnError() throws {
         let message = try Self.failure("{{ 9223372036854775807 + 1 }}")
-        #expect(message.hasPrefix("9223372036854775807 + 1 overflows: template integers are 64-bit"))
+        #expect(message.hasPrefix("line 1: 9223372036854775807 + 1 overflows: template integers are 64-bit"))
         #expect(message.contains("use another chat template"))
     }
 
+    @Test func anErrorNamesTheLineOfItsTag() throws {
+        #expect(try Self.failure("{% for m in messages %}\n{{ m.content }}\n{% endfor %}\n\n{{ 1 // 0 }}").hasPrefix("line 5: 1 // 0 divides by zero"))
+        #expect(try Self.failure("{% if true %}\n\n{{ range(1, 2, 0) }}{% endif %}").hasPrefix("line 3: range(1, 2, 0) has a zero step"))
+        do {
+            _ = try ChatTemplate("{{ 1 }}\n{% macro x() %}{% endmacro %}")
+            Issue.record("a macro was accepted")
+        } catch let error as ChatTemplateError {
+            #expect(error.message == "line 2: the statement {% macro %} is not supported")
+        }
+    }
+
     @Test func subtractionPastTheSmallestIntegerIsAnError() throws {
-        #expect(try Self.failure("{{ -9223372036854775807 - 2 }}").hasPrefix("-9223372036854775807 - 2 overflows"))
+        #expect(try Self.failure("{{ -9223372036854775807 - 2 }}").hasPrefix("line 1: -9223372036854775807 - 2 overflows"))
     }
 
     @Test func multiplicationPastTheLargestIntegerIsAnError() throws {
-        #expect(try Self.failure("{{ 4611686018427387904 * 2 }}").hasPrefix("4611686018427387904 * 2 overflows"))
+        #expect(try Self.failure("{{ 4611686018427387904 * 2 }}").hasPrefix("line 1: 4611686018427387904 * 2 overflows"))
     }
 
     @Test func negatingTheSmallestIntegerIsAnError() throws {
-        #expect(try Self.failure("{{ -(-9223372036854775807 - 1) }}").hasPrefix("-(-9223372036854775808) overflows"))
+        #expect(try Self.failure("{{ -(-9223372036854775807 - 1) }}").hasPrefix("line 1: -(-9223372036854775808) overflows"))
     }
 
     @Test func flooringTheSmallestIntegerByMinusOneIsAnError() throws {
-        #expect(try Self.failure("{{ (-9223372036854775807 - 1) // -1 }}").hasPrefix("-9223372036854775808 // -1 overflows"))
+        #expect(try Self.failure("{{ (-9223372036854775807 - 1) // -1 }}").hasPrefix("line 1: -9223372036854775808 // -1 overflows"))
     }
 
     @Test func theSmallestIntegerModuloMinusOneIsZeroAsInPython() throws {
@@ -62,7 +73,7 @@ struct ChatTemplateSandboxTests {
     }
 
     @Test func aZeroRangeStepIsAnError() throws {
-        #expect(try Self.failure("{% for i in range(0, 10, 0) %}{% endfor %}").hasPrefix("range(0, 10, 0) has a zero step"))
+        #expect(try Self.failure("{% for i in range(0, 10, 0) %}{% endfor %}").hasPrefix("line 1: range(0, 10, 0) has a zero step"))
     }
 
     @Test func aZeroSliceStepIsAnError() throws {
@@ -78,7 +89,7 @@ struct ChatTemplateSandboxTests {
 
     @Test func aRangeOfABillionIsRefusedBeforeItIsBuilt() throws {
         let message = try Self.failure("{% for i in range(1000000000) %}{% endfor %}")
-        #expect(message.hasPrefix("range(1000000000) would hold 1000000000 items, more than the limit of \(Self.empty.iterations) loop iterations"))
+        #expect(message.hasPrefix("line 1: range(1000000000) would hold 1000000000 items, more than the limit of \(Self.empty.iterations) loop iterations"))
     }
 
     @Test func aRangeSpanningAllIntegersIsRefusedWithoutOverflow() throws {
@@ -88,12 +99,12 @@ struct ChatTemplateSandboxTests {
     @Test func nestedLoopsShareOneIterationLimit() throws {
         let message = try Self.failure("{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}")
         #expect(message.contains("would bring the loop iterations to 1001000, more than the limit of \(Self.empty.iterations) for this conversation"))
-        #expect(message.hasPrefix("{% for %}"))
+        #expect(message.hasPrefix("line 1: {% for %}"))
     }
 
     @Test func repeatingAStringPastTheLimitIsRefusedBeforeItIsBuilt() throws {
         let message = try Self.failure("{{ 'x' * 100000000 }}")
-        #expect(message.hasPrefix("\"x\" * 100000000 would build a string of 100000000 bytes, more than the limit of \(Self.empty.outputBytes) bytes"))
+        #expect(message.hasPrefix("line 1: \"x\" * 100000000 would build a string of 100000000 bytes, more than the limit of \(Self.empty.outputBytes) bytes"))
     }
 
     @Test func doublingAStringWithReplaceStopsAtTheLimit() throws {
@@ -101,7 +112,7 @@ struct ChatTemplateSandboxTests {
         let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 24)
         let method = try Self.failure("{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s|length }}",
                                       limits: limits)
-        #expect(method.hasPrefix("replace(\"x\", \"xx\") on \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" would build a string of 2097152 bytes, more than the limit of 1048576 bytes"))
+        #expect(method.hasPrefix("line 1: replace(\"x\", \"xx\") on \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" would build a string of 2097152 bytes, more than the limit of 1048576 bytes"))
         let filter = try Self.failure("{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s|replace('x', 'xx') %}{% endfor %}",
                                       limits: limits)
         #expect(filter.contains("would build a string of 2097152 bytes"))
@@ -114,27 +125,27 @@ struct ChatTemplateSandboxTests {
 
     @Test func outputPastTheLimitIsAnError() throws {
         let message = try Self.failure("{% for i in range(1000) %}{{ 'x' * 100000 }}{% endfor %}")
-        #expect(message.hasPrefix("the template's output would pass \(Self.empty.outputBytes) bytes"))
+        #expect(message.hasPrefix("line 1: the template's output would pass \(Self.empty.outputBytes) bytes"))
     }
 
     @Test func evaluationStepsAreLimited() throws {
         let message = try Self.failure("{% for i in range(100) %}{{ i + i + i }}{% endfor %}",
                                        limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 200))
-        #expect(message.hasPrefix("the template took more than 200 steps"))
+        #expect(message.hasPrefix("line 1: the template took more than 200 steps"))
     }
 
     @Test func readingALongStringOverAndOverRunsOutOfSteps() throws {
         // Each |upper reads the 1 MB string: 3,906 steps, so the 26th passes 100,000.
         let message = try Self.failure("{% set s = 'x' * 1000000 %}{% for i in range(1000) %}{% if s|upper %}{% endif %}{% endfor %}",
                                        limits: ChatTemplateLimits(outputBytes: 1 << 21, iterations: 10_000, steps: 100_000))
-        #expect(message.hasPrefix("the template took more than 100000 steps"))
+        #expect(message.hasPrefix("line 1: the template took more than 100000 steps"))
     }
 
     @Test func aListThatHoldsItselfManyTimesRunsOutOfSteps() throws {
         // 2^40 ones if written out or looked through; the steps run out first.
         let doubling = "{% set a = [1] %}" + String(repeating: "{% set a = [a, a] %}", count: 40)
         let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 16)
-        #expect(try Self.failure(doubling + "{{ a | tojson }}", limits: limits).hasPrefix("the template took more than 65536 steps"))
+        #expect(try Self.failure(doubling + "{{ a | tojson }}", limits: limits).hasPrefix("line 1: the template took more than 65536 steps"))
     }
 
     @Test func aListWrittenOutPastTheLimitIsAnError() throws {
@@ -142,16 +153,16 @@ struct ChatTemplateSandboxTests {
         let ten = { (x: String) in "[" + Array(repeating: x, count: 10).joined(separator: ", ") + "]" }
         let source = "{% set s = 'x' * 2000 %}{% set a = \(ten("s")) %}{% set b = \(ten("a")) %}{% set c = \(ten("b")) %}"
         let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 20)
-        #expect(try Self.failure(source + "{{ c | tojson }}", limits: limits).hasPrefix("a list of 10 items written out is longer than the limit of 1048576 bytes"))
-        #expect(try Self.failure(source + "{{ c }}", limits: limits).hasPrefix("a list of 10 items written out is longer than the limit of 1048576 bytes"))
+        #expect(try Self.failure(source + "{{ c | tojson }}", limits: limits).hasPrefix("line 1: a list of 10 items written out is longer than the limit of 1048576 bytes"))
+        #expect(try Self.failure(source + "{{ c }}", limits: limits).hasPrefix("line 1: a list of 10 items written out is longer than the limit of 1048576 bytes"))
     }
 
     @Test func aListWrappedInAListWithoutEndIsRefused() throws {
         // Before: 900,000 levels, then SIGSEGV freeing them.
         let message = try Self.failure("{% set ns = namespace(a=[]) %}{% for i in range(900000) %}{% set ns.a = [ns.a] %}{% endfor %}{{ ns.a|length }}")
-        #expect(message.hasPrefix("a list literal would nest lists and dicts more than 512 deep"))
+        #expect(message.hasPrefix("line 1: a list literal would nest lists and dicts more than 512 deep"))
         #expect(try Self.failure("{% set ns = namespace(a={}) %}{% for i in range(1000) %}{% set ns.a = {'k': ns.a} %}{% endfor %}")
-            .hasPrefix("a dict literal would nest lists and dicts more than 512 deep"))
+            .hasPrefix("line 1: a dict literal would nest lists and dicts more than 512 deep"))
     }
 
     @Test func deepNestingIsRefusedWhenTheTemplateIsRead() {
@@ -163,7 +174,7 @@ struct ChatTemplateSandboxTests {
                 _ = try ChatTemplate(source)
                 Issue.record("a template nested 10,000 deep was accepted")
             } catch {
-                #expect((error as? ChatTemplateError)?.message.hasPrefix("the template nests tags, brackets or operators more than 200 deep") == true)
+                #expect((error as? ChatTemplateError)?.message.hasPrefix("line 1: the template nests tags, brackets or operators more than 200 deep") == true)
             }
         }
     }

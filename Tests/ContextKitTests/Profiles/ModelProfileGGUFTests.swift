@@ -89,7 +89,7 @@ import Testing
         let profile = try ModelProfile(gguf: url, contextWindow: 4_096)
         #expect(profile.tokenizer == .file(url.path))
         #expect(profile.overheads == .init())
-        #expect(profile.provenance.last?.hasPrefix("overheads unknown, counted as 0: its chat template cannot be rendered (9223372036854775807 + 1 overflows") == true)
+        #expect(profile.provenance.last?.hasPrefix("overheads unknown, counted as 0: its chat template cannot be rendered (line 1: 9223372036854775807 + 1 overflows") == true)
         #expect(try Tokenizer.load(contentsOf: url).count("hello world") == 2)
     }
 
@@ -99,7 +99,7 @@ import Testing
         let url = try Self.qwen2(withTemplate: "{% macro x() %}{% endmacro %}", in: dir)
         let profile = try ModelProfile(gguf: url, contextWindow: 4_096)
         #expect(profile.overheads == .init())
-        #expect(profile.provenance.last?.contains("its chat template cannot be rendered (the statement {% macro %} is not supported)") == true)
+        #expect(profile.provenance.last?.contains("its chat template cannot be rendered (line 1: the statement {% macro %} is not supported)") == true)
     }
 
     @Test func builtInProfilesHaveNoProvenance() throws {
