@@ -153,6 +153,22 @@ struct TemplateRenderer {
         if bytes >= 256 { try charge(bytes / 256) }
     }
 
+    /// Charges a step per 32 items of a list or dict that an operation walks
+    /// (`in`, `==`, `items()`, `reverse`), for the same reason as `chargeReading`.
+    /// `length` and indexing are not charged: they do not walk, and templates
+    /// call them on `messages` once per message.
+    private mutating func chargeWalking(_ values: TemplateValue...) throws {
+        var items = 0
+        for v in values {
+            switch v {
+            case .array(let a): items += a.count
+            case .object(let o): items += o.count
+            default: break
+            }
+        }
+        if items >= 32 { try charge(items / 32) }
+    }
+
     /// Python's `str()` of a value, lists and dicts written as `json` writes them.
     private mutating func text(_ v: TemplateValue) throws -> String {
         switch v {
@@ -426,8 +442,9 @@ struct TemplateRenderer {
     private mutating func binary(_ op: String, _ a: TemplateValue, _ b: TemplateValue) throws -> TemplateValue {
         try chargeReading(a, b)
         switch op {
-        case "==": return .bool(a == b)
-        case "!=": return .bool(a != b)
+        case "==", "!=":
+            try chargeWalking(a, b)
+            return .bool((a == b) == (op == "=="))
         case "~":
             let x = try text(a), y = try text(b)
             try checkString(x.utf8.count + y.utf8.count, "\(Self.brief(a)) ~ \(Self.brief(b))")
@@ -435,7 +452,9 @@ struct TemplateRenderer {
         case "in":
             switch b {
             case .string(let s): return .bool(s.contains(try text(a)))
-            case .array(let items): return .bool(items.contains(a))
+            case .array(let items):
+                try chargeWalking(b)
+                return .bool(items.contains(a))
             case .object(let o):
                 let key = try text(a)
                 return .bool(o.contains { $0.0 == key })
@@ -618,6 +637,7 @@ struct TemplateRenderer {
             if case .undefined = v { return args.first ?? .string("") }
             return v
         case "items":
+            try chargeWalking(v)
             guard case .object(let o) = v else { return .array([]) }
             return .array(o.map { .array([.string($0.0), $0.1]) })
         case "list":
@@ -628,6 +648,7 @@ struct TemplateRenderer {
             }
             return .array([])
         case "reverse":
+            try chargeWalking(v)
             if case .array(let a) = v { return .array(a.reversed()) }
             return .string(String(String.UnicodeScalarView(try text(v).unicodeScalars.reversed())))
         case "replace":
@@ -706,9 +727,13 @@ struct TemplateRenderer {
             try charge(1 + s.utf8.count / 256)
             let parts = separator.map { s.components(separatedBy: $0) } ?? s.split(whereSeparator: { $0.isWhitespace }).map(String.init)
             return .array(parts.map { .string($0) })
-        case (.object(let o), "items"): return .array(o.map { .array([.string($0.0), $0.1]) })
-        case (.object(let o), "keys"): return .array(o.map { .string($0.0) })
-        case (.object(let o), "values"): return .array(o.map { $0.1 })
+        case (.object(let o), "items"), (.object(let o), "keys"), (.object(let o), "values"):
+            try chargeWalking(receiver)
+            switch method {
+            case "items": return .array(o.map { .array([.string($0.0), $0.1]) })
+            case "keys": return .array(o.map { .string($0.0) })
+            default: return .array(o.map { $0.1 })
+            }
         case (.object, "get"):
             let v = receiver[key: try args.first.map { try text($0) } ?? ""]
             if case .undefined = v { return args.count > 1 ? args[1] : .none }

@@ -141,6 +141,13 @@ struct ChatTemplateSandboxTests {
         #expect(message.hasPrefix("line 1: the template took more than 100000 steps"))
     }
 
+    @Test func walkingALongListOverAndOverRunsOutOfSteps() throws {
+        // Each `in` walks 10,000 items: 312 steps, so the 33rd passes 10,000.
+        let message = try Self.failure("{% set a = range(10000) %}{% for i in range(1000) %}{% if -1 in a %}{% endif %}{% endfor %}",
+                                       limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 20_000, steps: 10_000))
+        #expect(message.hasPrefix("line 1: the template took more than 10000 steps"))
+    }
+
     @Test func aListThatHoldsItselfManyTimesRunsOutOfSteps() throws {
         // 2^40 ones if written out or looked through; the steps run out first.
         let doubling = "{% set a = [1] %}" + String(repeating: "{% set a = [a, a] %}", count: 40)
