@@ -57,21 +57,43 @@ public indirect enum TemplateValue: Equatable, Sendable {
         case .int(let i): return String(i)
         case .double(let d): return String(d)
         case .string(let s): return s
-        case .array, .object: return json(pythonStyle: true)
+        case .array, .object: return json()
         }
     }
 
     /// `tojson`: compact JSON with `", "` and `": "` separators as Jinja's `tojson` writes it.
-    func json(pythonStyle: Bool = false) -> String {
+    func json() -> String {
+        var out = ""
+        _ = writeJSON(into: &out, limit: .max)
+        return out
+    }
+
+    /// Appends `json()` to `out`, stopping (false) as soon as `out` passes
+    /// `limit` UTF-8 bytes: lists that hold one another many levels deep
+    /// would otherwise write exponentially many copies.
+    func writeJSON(into out: inout String, limit: Int) -> Bool {
         switch self {
-        case .undefined, .none: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .int(let i): return String(i)
-        case .double(let d): return String(d)
-        case .string(let s): return Self.quoted(s)
-        case .array(let a): return "[" + a.map { $0.json(pythonStyle: pythonStyle) }.joined(separator: ", ") + "]"
-        case .object(let o): return "{" + o.map { Self.quoted($0.0) + ": " + $0.1.json(pythonStyle: pythonStyle) }.joined(separator: ", ") + "}"
+        case .undefined, .none: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += String(d)
+        case .string(let s): out += Self.quoted(s)
+        case .array(let a):
+            out += "["
+            for (k, v) in a.enumerated() {
+                if k > 0 { out += ", " }
+                guard v.writeJSON(into: &out, limit: limit) else { return false }
+            }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (k, member) in o.enumerated() {
+                out += (k > 0 ? ", " : "") + Self.quoted(member.0) + ": "
+                guard member.1.writeJSON(into: &out, limit: limit) else { return false }
+            }
+            out += "}"
         }
+        return out.utf8.count <= limit
     }
 
     /// As `json.dumps(ensure_ascii=False)` quotes it, which is what HF's `tojson` calls.

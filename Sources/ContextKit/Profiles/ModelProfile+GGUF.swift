@@ -10,7 +10,10 @@ extension ModelProfile {
     /// framing of `n` empty messages: `perMessage` is what a second message
     /// adds, `perRequest` the rest of an empty user message's framing (a
     /// default system prompt, the BOS token, the opened assistant turn).
-    /// A file without a chat template still gives a profile, with no overheads.
+    /// A file without a chat template still gives a profile, with no overheads;
+    /// so does one whose template cannot be read or rendered (it is code from
+    /// the file, perhaps hostile): its tokenizer still counts, and `provenance`
+    /// says the overheads are unknown and why.
     ///
     /// - Parameters:
     ///   - contextWindow: the window to use instead of the file's (the user's
@@ -48,8 +51,11 @@ extension ModelProfile {
                 let predictor = try PromptPredictor(gguf: url)
                 overheads = try .init(measuredBy: predictor)
                 provenance.append("overheads from tokenizer.chat_template" + (predictor.addsBOS ? " and the BOS token" : ""))
+            } catch let error as ChatTemplateError {
+                overheads = .init()
+                provenance.append("overheads unknown, counted as 0: its chat template cannot be rendered (\(error.message)); the text's counts are exact, but each request's framing is missing (give another profile with -m for it)")
             } catch {
-                throw ProfileError.modelFile(path: url.path, reason: "its chat template cannot be rendered (\(error)); give another profile with -m")
+                throw ProfileError.modelFile(path: url.path, reason: "\(error)")
             }
         }
         self.init(name: url.lastPathComponent,

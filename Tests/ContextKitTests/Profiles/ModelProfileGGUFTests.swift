@@ -67,6 +67,41 @@ import Testing
         #expect(try ModelProfile(gguf: url, contextWindow: 4_096).provenance.first == "window from --window")
     }
 
+    /// Qwen2's vocabulary file with its chat template overwritten in place (same
+    /// length, so the header stays valid) by `template`, padded with spaces.
+    static func qwen2(withTemplate template: String, in dir: TempDir) throws -> URL {
+        let original = TestRepository.shared.appendingPathComponent("data/gguf/ggml-vocab-qwen2.gguf")
+        var data = try Data(contentsOf: original)
+        let source = try #require(try GGUFFile(contentsOf: original).chatTemplate)
+        let at = try #require(data.range(of: Data(source.utf8)))
+        let replacement = Data((template + String(repeating: " ", count: max(source.utf8.count - template.utf8.count, 0))).utf8)
+        try #require(replacement.count == at.count)
+        data.replaceSubrange(at, with: replacement)
+        let url = dir.url.appendingPathComponent("hostile-template.gguf")
+        try data.write(to: url)
+        return url
+    }
+
+    @Test func aTemplateThatFailsLeavesTheTokenizerUsableWithUnknownOverheads() throws {
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let url = try Self.qwen2(withTemplate: "{{ 9223372036854775807 + 1 }}", in: dir)
+        let profile = try ModelProfile(gguf: url, contextWindow: 4_096)
+        #expect(profile.tokenizer == .file(url.path))
+        #expect(profile.overheads == .init())
+        #expect(profile.provenance.last?.hasPrefix("overheads unknown, counted as 0: its chat template cannot be rendered (line 1: 9223372036854775807 + 1 overflows") == true)
+        #expect(try Tokenizer.load(contentsOf: url).count("hello world") == 2)
+    }
+
+    @Test func aTemplateThatCannotBeReadLeavesTheTokenizerUsableWithUnknownOverheads() throws {
+        let dir = try TempDir()
+        defer { withExtendedLifetime(dir) {} }  // the folder goes when the test ends
+        let url = try Self.qwen2(withTemplate: "{% macro x() %}{% endmacro %}", in: dir)
+        let profile = try ModelProfile(gguf: url, contextWindow: 4_096)
+        #expect(profile.overheads == .init())
+        #expect(profile.provenance.last?.contains("its chat template cannot be rendered (line 1: the statement {% macro %} is not supported)") == true)
+    }
+
     @Test func builtInProfilesHaveNoProvenance() throws {
         #expect(try ProfileCatalog.builtIn().profile(named: "gpt-4o").provenance.isEmpty)
     }
