@@ -13,6 +13,7 @@ extension ExitCode {
     static let noGenerableType = ExitCode(rawValue: 13)
     static let unsupportedSwift = ExitCode(rawValue: 14)
     static let notASchema = ExitCode(rawValue: 15)
+    static let invalidTool = ExitCode(rawValue: 16)
 
     /// The status for a schema that cannot be read; `nil` for an error that is the command line's.
     init?(_ error: SchemaError) {
@@ -21,7 +22,8 @@ extension ExitCode {
         case .danglingReference: self = .danglingReference
         case .cyclicReference: self = .cyclicReference
         case .noGenerableType: self = .noGenerableType
-        case .unsupportedSwift: self = .unsupportedSwift
+        case .unsupportedSwift, .swiftSyntax: self = .unsupportedSwift
+        case .invalidTool: self = .invalidTool
         case .notASchema, .externalReference: self = .notASchema
         case .unknownType: return nil
         }
@@ -74,8 +76,11 @@ enum SchemaCostCommand {
           11  a $ref points at nothing
           12  $refs point at each other in a loop
           13  a Swift file without a @Generable type
-          14  a Swift construct schema-cost does not read (named, with its line)
+          14  a Swift construct schema-cost does not read (named, with its line),
+              or Swift that does not parse (with its line:column)
           15  valid JSON that is not a schema of the chosen format
+          16  a Tool that cannot be priced from source: its name or description
+              is not a string literal, or its Arguments is not @Generable (line:column)
         """)
 
     /// Runs the command; returns the exit status.
@@ -97,25 +102,28 @@ enum SchemaCostCommand {
                 }
             }
             let input = try readInput(path)
-            let document: SchemaDocument
+            let documents: [SchemaDocument]
             do {
-                document = try SchemaDocument.load(input, fileName: path, format: options.format, typeName: options.type)
+                documents = try SchemaDocument.loadAll(input, fileName: path, format: options.format, typeName: options.type)
             } catch {
                 if let schemaError = error as? SchemaError, let code = ExitCode(schemaError) { throw CommandFailure("\(path): \(error)", exitCode: code) }
                 throw CommandFailure("\(error)", exitCode: .usage)
             }
             let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: options.runtime, responseReserve: options.reserve)
             let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
-            let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
-
-            if options.json {
-                Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
-            } else {
-                let style = Style(enabled: Terminal().colorAllowed)
-                Output.out(TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
-                                      showSchema: options.showSchema).render())
+            var noRoom = false
+            for (position, document) in documents.enumerated() {
+                let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
+                noRoom = noRoom || report.budget.inputLeft <= 0
+                if options.json {
+                    Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
+                } else {
+                    let style = Style(enabled: Terminal().colorAllowed)
+                    Output.out((position > 0 ? "\n" : "") + TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
+                                                                        showSchema: options.showSchema).render())
+                }
             }
-            return options.check && report.budget.inputLeft <= 0 ? .overflow : .ok
+            return options.check && noRoom ? .overflow : .ok
         }
     }
 

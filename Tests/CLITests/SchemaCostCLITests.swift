@@ -193,8 +193,27 @@ import Testing
     @Test func helpListsTheExitStatuses() throws {
         let run = try Self.run(["--help"])
         #expect(run.status == 0)
-        for code in ["10", "11", "12", "13", "14", "15"] {
+        for code in ["10", "11", "12", "13", "14", "15", "16"] {
             #expect(run.stdout.contains("  \(code)  "))
         }
+    }
+
+    // MARK: Tools from Swift source
+
+    @Test func aSwiftToolIsPricedAsAToolWithoutResponseSchemaWhatIfs() throws {
+        let run = try Self.run(["examples/tools/WeatherTool.swift"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("1 tool (getWeather)"))
+        #expect(run.stdout.contains("tool definitions"))
+        #expect(run.stdout.contains("getWeather (function)"))
+        #expect(run.stdout.contains("no measurement exists for tools"))
+        #expect(!run.stdout.contains("includeSchemaInPrompt"))
+    }
+
+    @Test func aToolWhoseNameIsNotALiteralExits16WithLineAndColumn() throws {
+        let path = try Self.file("Bad.swift", "struct T: Tool {\n    let name = prefix + \"x\"\n    let description = \"d\"\n    @Generable struct Arguments { var a: String }\n}\n")
+        let run = try Self.run([path])
+        #expect(run.status == 16)
+        #expect(run.stderr.contains("Bad.swift: 2:16: tool T: its `name` is not a string literal"))
     }
 }

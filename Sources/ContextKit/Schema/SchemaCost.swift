@@ -21,15 +21,15 @@ public struct SchemaCost {
     ///
     /// - Parameter instructionsTokens: tokens of the session's instructions, for the budget.
     public func report(for document: SchemaDocument, instructionsTokens: Int = 0) -> SchemaCostReport {
-        let placement = document.format.isToolList ? settings.tools : settings.outputSchemas
+        let placement = document.isToolList ? settings.tools : settings.outputSchemas
         var notes = document.notes
-        if let note = document.format.isToolList ? settings.toolNote : settings.outputSchemaNote { notes.append(note) }
+        if let note = document.isToolList ? settings.toolNote : settings.outputSchemaNote { notes.append(note) }
         let priced: Priced
         switch placement {
         case let .jsonText(style, framing):
             priced = priceJSON(document, writer: JSONWriter(style: style), framing: framing)
         case let .openAIFunctions(constants):
-            if document.format.isToolList {
+            if document.isToolList {
                 let counter = OpenAIToolCount(count: settings.tokens, constants: constants)
                 priced = counter.price(document.entries)
                 notes += counter.notes(for: document.entries)
@@ -46,7 +46,7 @@ public struct SchemaCost {
         let withoutDescriptions = SchemaCostReport.WhatIf(
             schemaTokens: bareTokens, totalTokens: bareTokens + priced.framing, savedTokens: total - (bareTokens + priced.framing))
         var outOfPrompt: SchemaCostReport.WhatIf?
-        if settings.canLeaveSchemaOutOfPrompt && !document.format.isToolList {
+        if settings.canLeaveSchemaOutOfPrompt && !document.isToolList {
             outOfPrompt = SchemaCostReport.WhatIf(
                 schemaTokens: 0, totalTokens: 0, savedTokens: total,
                 warning: "the output still always parses (decoding stays constrained), but meaning collapses: the model no longer reads the field names or descriptions, and 7 of 8 runs in the field notes had a junk field (empty string, lone comma)")
@@ -62,7 +62,7 @@ public struct SchemaCost {
         return SchemaCostReport(
             format: document.format, profileName: settings.profileName, method: settings.method,
             relativeError: settings.estimate?.errorBar,
-            framingSource: document.format.isToolList ? settings.toolFramingSource : settings.framingSource,
+            framingSource: document.isToolList ? settings.toolFramingSource : settings.framingSource,
             schemaText: priced.text, rawSchemaTokens: priced.rawSchema, schemaTokens: schemaTokens,
             framingTokens: priced.framing, totalTokens: total, contextWindow: settings.contextWindow,
             fields: fields, withoutDescriptions: withoutDescriptions, schemaOutOfPrompt: outOfPrompt,
@@ -100,7 +100,7 @@ public struct SchemaCost {
             if entry.function != nil { stripped = stripped.removing(key: "description") }
             bare += settings.tokens(writer.write(stripped))
 
-            let prefix = document.format.isToolList ? (entry.name ?? "") : ""
+            let prefix = document.isToolList ? (entry.name ?? "") : ""
             var sites = SchemaFieldSite.sites(in: entry.schema, at: schemaPath, display: prefix)
             if let function = entry.function, let description = function["description"]?.stringValue {
                 sites.insert(SchemaFieldSite(display: entry.name ?? "function", kind: .function, path: [], propertyName: nil, ownerPath: [], description: description), at: 0)

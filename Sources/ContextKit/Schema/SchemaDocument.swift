@@ -46,12 +46,24 @@ public struct SchemaDocument: Sendable, Equatable {
     /// - Throws: `SchemaError`: `.invalidJSON` with the line and column, a
     ///   reference that cannot be resolved, a document that is not a schema of
     ///   its format, or Swift the reader does not model.
+    ///
+    /// A Swift file that declares `Tool`s gives its tools here; `loadAll` gives
+    /// its response schema as well.
     public static func load(_ text: String, fileName: String? = nil, format: SchemaFormat? = nil, typeName: String? = nil) throws(SchemaError) -> SchemaDocument {
+        try loadAll(text, fileName: fileName, format: format, typeName: typeName)[0]
+    }
+
+    /// Everything a file gives a session: for Swift source, one document for
+    /// its `Tool`s (when it declares any) and one for its response schema
+    /// (a `@Generable` type no tool uses, or `typeName`); for JSON, the one
+    /// document `load` reads. Never empty.
+    ///
+    /// - Throws: what `load` throws; for a tool, `SchemaError.invalidTool`
+    ///   with the line and column of the part that cannot be read.
+    public static func loadAll(_ text: String, fileName: String? = nil, format: SchemaFormat? = nil, typeName: String? = nil) throws(SchemaError) -> [SchemaDocument] {
         let chosen = format ?? (looksLikeSwift(text, fileName: fileName) ? .swift : nil)
         if chosen == .swift {
-            let types = try GenerableSourceParser.parse(text)
-            let built = try GenerationSchemaBuilder.build(types, rootName: typeName)
-            return try SchemaDocument(json: built.schema, format: .swift, notes: built.notes)
+            return try SwiftSchemaSource.documents(text, typeName: typeName)
         }
         let json: OrderedJSON
         do {
@@ -59,7 +71,7 @@ public struct SchemaDocument: Sendable, Equatable {
         } catch {
             throw .invalidJSON(error)
         }
-        return try SchemaDocument(json: json, format: chosen)
+        return [try SchemaDocument(json: json, format: chosen)]
     }
 
     /// Classifies parsed JSON (or checks that it fits `format`) and validates its references.
@@ -87,6 +99,10 @@ public struct SchemaDocument: Sendable, Equatable {
         }
         self.init(format: format, entries: entries, notes: notes)
     }
+
+    /// True when the entries are tools the model may call (an OpenAI tool list,
+    /// or `Tool`s read from Swift) rather than the shape of its answer.
+    public var isToolList: Bool { format.isToolList || entries.contains { $0.function != nil } }
 
     /// The format a JSON value most likely is.
     public static func detectFormat(of json: OrderedJSON) -> SchemaFormat {
@@ -120,7 +136,7 @@ public struct SchemaDocument: Sendable, Equatable {
         if let fileName, fileName.lowercased().hasSuffix(".swift") { return true }
         guard let first = text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }) else { return false }
         if first == "{" || first == "[" { return false }
-        return text.contains("@Generable")
+        return text.contains("@Generable") || text.contains(": Tool")
     }
 
     private static func responseFormatEntry(_ json: OrderedJSON) throws(SchemaError) -> Entry {
