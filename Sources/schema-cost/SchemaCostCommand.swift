@@ -64,12 +64,14 @@ enum SchemaCostCommand {
 
     static let spec = CommandSpec<Options>(
         name: "schema-cost",
-        usage: ["[OPTIONS] FILE"],
-        summary: "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types (read without a compiler); '-' reads standard input.",
+        usage: ["[OPTIONS] FILE", "[OPTIONS] FILE FILE...   (one session: its tools and response schema together)"],
+        summary: "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types and Tools (read without a compiler); '-' reads standard input. Several files are one session: each tool, the response schema and their total, as a share of the window.",
         epilog: """
         Exit status:
           0   the report was written
-          1   FILE or a profiles file could not be read
+          1   FILE or a profiles file could not be read; with several files: one
+              or more could not be read or priced (each named on standard error),
+              the others were priced
           2   the command line was wrong
           3   under --check: no room left for input
           10  FILE is not valid JSON (the message gives line and column)
@@ -86,8 +88,8 @@ enum SchemaCostCommand {
     /// Runs the command; returns the exit status.
     static func main(_ arguments: [String]) async -> ExitCode {
         await CommandRunner.run(spec, arguments) { options in
-            guard options.positionals.count == 1, let path = options.positionals.first else {
-                throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give a schema file (or - for standard input)" : "give one schema file at a time")
+            guard !options.positionals.isEmpty else {
+                throw UsageError(tool: spec.name, "give a schema file (or - for standard input)")
             }
             let profile: ModelProfile
             let tokenizer: Tokenizer
@@ -101,6 +103,13 @@ enum SchemaCostCommand {
                 default: throw CommandFailure("\(error)")
                 }
             }
+            let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: options.runtime, responseReserve: options.reserve)
+            let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
+            let style = Style(enabled: Terminal().colorAllowed)
+            if options.positionals.count > 1 {
+                return try session(options.positionals, options: options, settings: settings, instructionsTokens: instructionsTokens, style: style)
+            }
+            let path = options.positionals[0]
             let input = try readInput(path)
             let documents: [SchemaDocument]
             do {
@@ -109,8 +118,6 @@ enum SchemaCostCommand {
                 if let schemaError = error as? SchemaError, let code = ExitCode(schemaError) { throw CommandFailure("\(path): \(error)", exitCode: code) }
                 throw CommandFailure("\(error)", exitCode: .usage)
             }
-            let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: options.runtime, responseReserve: options.reserve)
-            let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
             var noRoom = false
             for (position, document) in documents.enumerated() {
                 let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
@@ -118,13 +125,46 @@ enum SchemaCostCommand {
                 if options.json {
                     Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
                 } else {
-                    let style = Style(enabled: Terminal().colorAllowed)
                     Output.out((position > 0 ? "\n" : "") + TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
                                                                         showSchema: options.showSchema).render())
                 }
             }
             return options.check && noRoom ? .overflow : .ok
         }
+    }
+
+    /// Several files: one session's fixed cost. A file that cannot be read or
+    /// priced is reported on standard error and left out; the others are
+    /// priced, and the status is then 1.
+    private static func session(_ paths: [String], options: Options, settings: SchemaCostSettings, instructionsTokens: Int, style: Style) throws -> ExitCode {
+        var documents: [(source: String, document: SchemaDocument)] = []
+        var failed = false
+        for path in paths {
+            do {
+                let input = try readInput(path)
+                for document in try SchemaDocument.loadAll(input, fileName: path, format: options.format, typeName: options.type) {
+                    documents.append((path, document))
+                }
+            } catch let error as SchemaError {
+                if case .unknownType = error { throw CommandFailure("\(path): \(error)", exitCode: .usage) }
+                Output.err("\(spec.name): \(path): \(error)\n")
+                failed = true
+            } catch {
+                Output.err("\(spec.name): \(error)\n")
+                failed = true
+            }
+        }
+        guard !documents.isEmpty else {
+            throw CommandFailure("none of the \(paths.count) files could be priced")
+        }
+        let session = SchemaCost(settings: settings).session(documents)
+        let budget = TokenBudget(
+            window: settings.contextWindow, requestOverhead: settings.requestOverhead, instructions: instructionsTokens,
+            schema: session.responseSchemaTokens, reserve: settings.responseReserve, isEstimate: settings.isEstimate, tools: session.toolsTokens)
+        let report = SessionReport(session: session, budget: budget, style: style)
+        Output.out(options.json ? report.json() + "\n" : report.render())
+        if failed { return .inputFailed }
+        return options.check && budget.room <= 0 ? .overflow : .ok
     }
 
     /// The text of a schema or instructions file, or of standard input for `-`.
