@@ -113,6 +113,11 @@ public struct SchemaDocument: Sendable, Equatable {
             if json["type"]?.stringValue == "json_schema", json["json_schema"] != nil { return .responseFormat }
             if json["type"]?.stringValue == "function", json["function"] != nil { return .tools }
             if json["name"]?.stringValue != nil, json["parameters"] != nil, json["properties"] == nil { return .tools }
+            // A tool written as one JSON Schema with its name and description
+            // beside the schema keywords, or with its schema under "input_schema".
+            if json["name"]?.stringValue != nil, json["input_schema"] != nil || (json["description"]?.stringValue != nil && json["properties"] != nil) {
+                return .tools
+            }
             // A whole request body: its tool list.
             if json["properties"] == nil, (json["tools"] ?? json["functions"])?.elements != nil { return .tools }
             return containsXOrder(json) ? .generationSchema : .jsonSchema
@@ -166,12 +171,21 @@ public struct SchemaDocument: Sendable, Equatable {
             guard let function, case .object = function, let name = function["name"]?.stringValue else {
                 throw .notASchema(reason: "tool \(position) has no function name; expected {\"type\":\"function\",\"function\":{\"name\":...,\"description\":...,\"parameters\":{...}}}")
             }
-            let parameters = function["parameters"] ?? .object([JSONMember("type", .string("object")), JSONMember("properties", .object([]))])
+            var sent = function
+            var parameters = function["parameters"] ?? .object([JSONMember("type", .string("object")), JSONMember("properties", .object([]))])
+            if function["parameters"] == nil, let schema = function["input_schema"] ?? (function["properties"] != nil ? function.removing(key: "name").removing(key: "description") : nil) {
+                // The schema stands beside the name (or under "input_schema"): sent as a function is.
+                parameters = schema
+                var members = [JSONMember("name", .string(name))]
+                if let description = function["description"] { members.append(JSONMember("description", description)) }
+                members.append(JSONMember("parameters", schema))
+                sent = .object(members)
+            }
             guard case .object = parameters else {
                 throw .notASchema(reason: "the parameters of tool \(name) must be a JSON Schema object, not \(parameters.kindName)")
             }
             try SchemaReferences.validate(parameters, label: "tool \(name): #/parameters")
-            entries.append(Entry(name: name, description: function["description"]?.stringValue, schema: parameters, function: function))
+            entries.append(Entry(name: name, description: function["description"]?.stringValue, schema: parameters, function: sent))
         }
         return entries
     }
