@@ -256,4 +256,13 @@ import Testing
         #expect(run.stderr.contains("no-such-file.swift: no such file"))
         #expect(run.stdout.contains("tool getWeather"))
     }
+
+    @Test func jsonThatIsNotASchemaExits15() throws {
+        let hello = try Self.run(["-"], stdin: #"{"hello":"world"}"#)
+        #expect(hello.status == 15)
+        #expect(hello.stderr.contains("has no JSON Schema keyword"))
+        let required = try Self.run(["-"], stdin: #"{"type":"object","required":"a"}"#)
+        #expect(required.status == 15)
+        #expect(required.stderr.contains("#/required must be an array of property names, not a string"))
+    }
 }

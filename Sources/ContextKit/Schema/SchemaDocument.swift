@@ -87,6 +87,7 @@ public struct SchemaDocument: Sendable, Equatable {
             guard case .object = json else {
                 throw .notASchema(reason: "a JSON Schema must be an object, this file holds \(json.kindName)")
             }
+            try SchemaShape.validate(json)
             try SchemaReferences.validate(json)
             entries = [Entry(name: json["title"]?.stringValue, schema: json)]
             if format == .generationSchema, json["x-order"] == nil {
@@ -151,6 +152,7 @@ public struct SchemaDocument: Sendable, Equatable {
         guard let schema = wrapper["schema"], case .object = schema else {
             throw .notASchema(reason: "response_format.json_schema has no \"schema\" object")
         }
+        try SchemaShape.validate(schema, label: "#/json_schema/schema")
         try SchemaReferences.validate(schema, label: "#/json_schema/schema")
         return Entry(name: wrapper["name"]?.stringValue, description: wrapper["description"]?.stringValue, schema: schema)
     }
@@ -184,6 +186,7 @@ public struct SchemaDocument: Sendable, Equatable {
             guard case .object = parameters else {
                 throw .notASchema(reason: "the parameters of tool \(name) must be a JSON Schema object, not \(parameters.kindName)")
             }
+            try SchemaShape.validate(parameters, label: "tool \(name): #/parameters", requireKeyword: false)
             try SchemaReferences.validate(parameters, label: "tool \(name): #/parameters")
             entries.append(Entry(name: name, description: function["description"]?.stringValue, schema: parameters, function: sent))
         }

@@ -88,11 +88,14 @@ extension SchemaCost {
             bare = list.withoutDescriptions.totalTokens
             framingSource = list.framingSource
             notes += list.notes
+            // Each tool is priced on its own (linear in the list, where recounting
+            // the list without each tool would grow with its square). Both tool
+            // placements add up per tool, except OpenAI's list end, paid once.
+            var listEnd = 0
+            if case let .openAIFunctions(constants) = settings.tools, entries.count > 1 { listEnd = constants.listEnd }
             for (position, entry) in entries.enumerated() {
-                var others = entries
-                others.remove(at: position)
-                let without = others.isEmpty ? 0 : report(for: SchemaDocument(format: .tools, entries: others)).totalTokens
-                tools.append(.init(name: entry.name ?? "tool \(position + 1)", source: sources[position], tokens: toolsTokens - without))
+                let alone = report(for: SchemaDocument(format: .tools, entries: [entry])).totalTokens
+                tools.append(.init(name: entry.name ?? "tool \(position + 1)", source: sources[position], tokens: alone - listEnd))
             }
             var seen: Set<String> = []
             for name in entries.compactMap(\.name) where !seen.insert(name).inserted {
