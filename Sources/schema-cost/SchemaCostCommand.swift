@@ -107,7 +107,7 @@ enum SchemaCostCommand {
             let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
             let style = Style(enabled: Terminal().colorAllowed)
             if options.positionals.count > 1 {
-                return try session(options.positionals, options: options, settings: settings, instructionsTokens: instructionsTokens, style: style)
+                return try session(options.positionals, options: options, profile: profile, settings: settings, instructionsTokens: instructionsTokens, style: style)
             }
             let path = options.positionals[0]
             let input = try readInput(path)
@@ -136,7 +136,7 @@ enum SchemaCostCommand {
     /// Several files: one session's fixed cost. A file that cannot be read or
     /// priced is reported on standard error and left out; the others are
     /// priced, and the status is then 1.
-    private static func session(_ paths: [String], options: Options, settings: SchemaCostSettings, instructionsTokens: Int, style: Style) throws -> ExitCode {
+    private static func session(_ paths: [String], options: Options, profile: ModelProfile, settings: SchemaCostSettings, instructionsTokens: Int, style: Style) throws -> ExitCode {
         var documents: [(source: String, document: SchemaDocument)] = []
         var failed = false
         for path in paths {
@@ -158,9 +158,7 @@ enum SchemaCostCommand {
             throw CommandFailure("none of the \(paths.count) files could be priced")
         }
         let session = SchemaCost(settings: settings).session(documents)
-        let budget = TokenBudget(
-            window: settings.contextWindow, requestOverhead: settings.requestOverhead, instructions: instructionsTokens,
-            schema: session.responseSchemaTokens, reserve: settings.responseReserve, isEstimate: settings.isEstimate, tools: session.toolsTokens)
+        let budget = TokenBudget(profile: profile, session: session, instructions: instructionsTokens, reserve: options.reserve)
         let report = SessionReport(session: session, budget: budget, style: style)
         Output.out(options.json ? report.json() + "\n" : report.render())
         if failed { return .inputFailed }

@@ -120,3 +120,46 @@ extension SchemaCost {
             toolFramingSource: framingSource, toolsWithoutDescriptions: bare, responseSchema: counted, notes: unique)
     }
 }
+
+extension TokenBudget {
+    /// The budget of every request of a session: the window less its fixed
+    /// cost — the profile's per-request overhead, the instructions, the tools'
+    /// definitions and the response schema (`session`) — and the reserve; `room`
+    /// is then what is left for the prompt (and `reserve` for the answer).
+    /// Overheads and the reserve follow `init(profile:instructions:schema:reserve:overlap:window:frame:)`.
+    public init(profile: ModelProfile, session: SessionSchemaCost, instructions: Int = 0, reserve: Int? = nil) {
+        self.init(profile: profile, instructions: instructions, schema: session.responseSchemaTokens, reserve: reserve)
+        tools = session.toolsTokens
+    }
+
+    /// A session's budget in one call, from what `schema-cost FILE FILE...`
+    /// takes: the session's instructions and the contents of its Swift and JSON
+    /// files (tools, response schema), priced for `profile`.
+    ///
+    ///     let (budget, cost) = try TokenBudget.session(
+    ///         profile: try ProfileCatalog.builtIn().profile(named: "apple-on-device"),
+    ///         instructions: "You plan trips.",
+    ///         files: [("WeatherTool.swift", weatherSource), ("Summary.swift", summarySource)])
+    ///     print(budget.fixed, budget.room, cost.tools.map(\.name))
+    ///
+    /// - Parameters:
+    ///   - runtime: how the model is served; by default inferred from the profile.
+    ///   - reserve: tokens kept for the answer; nil takes the profile's rule.
+    /// - Throws: `SchemaError` for a file that cannot be priced (named, with
+    ///   the line and column for Swift); what loading the profile's tokenizer throws.
+    public static func session(
+        profile: ModelProfile, instructions: String = "", files: [(name: String, contents: String)],
+        runtime: SchemaRuntime? = nil, reserve: Int? = nil
+    ) throws -> (budget: TokenBudget, cost: SessionSchemaCost) {
+        let settings = SchemaCostSettings(profile: profile, tokenizer: try profile.tokenizer.load(), runtime: runtime, responseReserve: reserve)
+        var documents: [(source: String, document: SchemaDocument)] = []
+        for file in files {
+            for document in try SchemaDocument.loadAll(file.contents, fileName: file.name) {
+                documents.append((file.name, document))
+            }
+        }
+        let cost = SchemaCost(settings: settings).session(documents)
+        let instructionsTokens = instructions.isEmpty ? 0 : settings.tokens(instructions)
+        return (TokenBudget(profile: profile, session: cost, instructions: instructionsTokens, reserve: reserve), cost)
+    }
+}

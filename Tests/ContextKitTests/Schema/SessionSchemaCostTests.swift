@@ -97,3 +97,34 @@ import ContextKitJSON
         #expect(!TokenBudget(window: 4096).arithmetic.contains { $0.label == "− tools" })
     }
 }
+
+/// The session budget an app calls: the same inputs as `schema-cost FILE FILE...`, one call.
+@Suite struct SessionBudgetTests {
+    @Test func oneCallGivesTheSessionsFixedCostAndTheRoomLeft() throws {
+        let apple = try ProfileCatalog.builtIn().profile(named: "apple-on-device")
+        let summary = try SchemaFixtures.example("Summary.swift")
+        let weather = try SchemaFixtures.example("tools/WeatherTool.swift")
+        let instructions = "You answer questions about the weather."
+        let (budget, cost) = try TokenBudget.session(profile: apple, instructions: instructions,
+                                                     files: [("WeatherTool.swift", weather), ("Summary.swift", summary)])
+        #expect(cost.tools.map(\.name) == ["getWeather"])
+        #expect(cost.responseSchema?.name == "Summary")
+        #expect(budget.tools == cost.toolsTokens && budget.schema == cost.responseSchemaTokens)
+        let settings = SchemaCostSettings(profile: apple, tokenizer: try apple.tokenizer.load())
+        #expect(budget.instructions == settings.tokens(instructions))
+        #expect(budget.requestOverhead == apple.overheads.request(messages: 2))
+        #expect(budget.fixed == budget.requestOverhead + budget.instructions + cost.toolsTokens + cost.responseSchemaTokens)
+        #expect(budget.room == apple.contextWindow - budget.fixed - TokenBudget.defaultReserve(for: apple))
+        #expect(budget.isEstimate)
+    }
+
+    @Test func aFileThatCannotBePricedIsThrownWithWhere() throws {
+        let apple = try ProfileCatalog.builtIn().profile(named: "apple-on-device")
+        #expect {
+            _ = try TokenBudget.session(profile: apple, files: [("T.swift", "struct T: Tool {\n  let description = d\n}\n")])
+        } throws: { error in
+            guard case let .invalidTool(_, line, column, _, _) = error as? SchemaError else { return false }
+            return line == 2 && column == 21
+        }
+    }
+}
