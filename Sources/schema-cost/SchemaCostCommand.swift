@@ -142,11 +142,10 @@ enum SchemaCostCommand {
         for path in paths {
             do {
                 let input = try readInput(path)
-                for document in try SchemaDocument.loadAll(input, fileName: path, format: options.format, typeName: options.type) {
+                for document in try sessionDocuments(input, path: path, options: options) {
                     documents.append((path, document))
                 }
             } catch let error as SchemaError {
-                if case .unknownType = error { throw CommandFailure("\(path): \(error)", exitCode: .usage) }
                 Output.err("\(spec.name): \(path): \(error)\n")
                 failed = true
             } catch {
@@ -157,12 +156,26 @@ enum SchemaCostCommand {
         guard !documents.isEmpty else {
             throw CommandFailure("none of the \(paths.count) files could be priced")
         }
+        if let type = options.type, !documents.contains(where: { !$0.document.isToolList && $0.document.entries.first?.name == type }) {
+            throw CommandFailure("no @Generable type named \(type) in the files given", exitCode: .usage)
+        }
         let session = SchemaCost(settings: settings).session(documents)
         let budget = TokenBudget(profile: profile, session: session, instructions: instructionsTokens, reserve: options.reserve)
         let report = SessionReport(session: session, budget: budget, style: style)
         Output.out(options.json ? report.json() + "\n" : report.render())
         if failed { return .inputFailed }
         return options.check && budget.room <= 0 ? .overflow : .ok
+    }
+
+    /// A file's documents for a session. `--type` names the session's response
+    /// schema; a file without that type gives its tools only.
+    private static func sessionDocuments(_ input: String, path: String, options: Options) throws -> [SchemaDocument] {
+        do {
+            return try SchemaDocument.loadAll(input, fileName: path, format: options.format, typeName: options.type)
+        } catch {
+            guard case .unknownType = error else { throw error }
+            return try SchemaDocument.loadAll(input, fileName: path, format: options.format).filter { $0.isToolList }
+        }
     }
 
     /// The text of a schema or instructions file, or of standard input for `-`.

@@ -265,4 +265,11 @@ import Testing
         #expect(required.status == 15)
         #expect(required.stderr.contains("#/required must be an array of property names, not a string"))
     }
+
+    @Test func typeNamesTheSessionsResponseSchemaAcrossFiles() throws {
+        let run = try Self.run(["-t", "Summary", "examples/tools/WeatherTool.swift", "examples/Summary.swift"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("tool getWeather") && run.stdout.contains("response schema Summary"))
+        #expect(try Self.run(["-t", "Nope", "examples/tools/WeatherTool.swift", "examples/Summary.swift"]).status == 2)
+    }
 }
