@@ -13,6 +13,7 @@ extension ExitCode {
     static let noGenerableType = ExitCode(rawValue: 13)
     static let unsupportedSwift = ExitCode(rawValue: 14)
     static let notASchema = ExitCode(rawValue: 15)
+    static let invalidTool = ExitCode(rawValue: 16)
 
     /// The status for a schema that cannot be read; `nil` for an error that is the command line's.
     init?(_ error: SchemaError) {
@@ -21,7 +22,8 @@ extension ExitCode {
         case .danglingReference: self = .danglingReference
         case .cyclicReference: self = .cyclicReference
         case .noGenerableType: self = .noGenerableType
-        case .unsupportedSwift: self = .unsupportedSwift
+        case .unsupportedSwift, .swiftSyntax: self = .unsupportedSwift
+        case .invalidTool: self = .invalidTool
         case .notASchema, .externalReference: self = .notASchema
         case .unknownType: return nil
         }
@@ -62,27 +64,32 @@ enum SchemaCostCommand {
 
     static let spec = CommandSpec<Options>(
         name: "schema-cost",
-        usage: ["[OPTIONS] FILE"],
-        summary: "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types (read without a compiler); '-' reads standard input.",
+        usage: ["[OPTIONS] FILE", "[OPTIONS] FILE FILE...   (one session: its tools and response schema together)"],
+        summary: "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types and Tools (read without a compiler); '-' reads standard input. Several files are one session: each tool, the response schema and their total, as a share of the window.",
         epilog: """
         Exit status:
           0   the report was written
-          1   FILE or a profiles file could not be read
+          1   FILE or a profiles file could not be read; with several files: one
+              or more could not be read or priced (each named on standard error),
+              the others were priced
           2   the command line was wrong
           3   under --check: no room left for input
           10  FILE is not valid JSON (the message gives line and column)
           11  a $ref points at nothing
           12  $refs point at each other in a loop
           13  a Swift file without a @Generable type
-          14  a Swift construct schema-cost does not read (named, with its line)
+          14  a Swift construct schema-cost does not read (named, with its line),
+              or Swift that does not parse (with its line:column)
           15  valid JSON that is not a schema of the chosen format
+          16  a Tool that cannot be priced from source: its name or description
+              is not a string literal, or its Arguments is not @Generable (line:column)
         """)
 
     /// Runs the command; returns the exit status.
     static func main(_ arguments: [String]) async -> ExitCode {
         await CommandRunner.run(spec, arguments) { options in
-            guard options.positionals.count == 1, let path = options.positionals.first else {
-                throw UsageError(tool: spec.name, options.positionals.isEmpty ? "give a schema file (or - for standard input)" : "give one schema file at a time")
+            guard !options.positionals.isEmpty else {
+                throw UsageError(tool: spec.name, "give a schema file (or - for standard input)")
             }
             let profile: ModelProfile
             let tokenizer: Tokenizer
@@ -96,26 +103,78 @@ enum SchemaCostCommand {
                 default: throw CommandFailure("\(error)")
                 }
             }
+            let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: options.runtime, responseReserve: options.reserve)
+            let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
+            let style = Style(enabled: Terminal().colorAllowed)
+            if options.positionals.count > 1 {
+                return try session(options.positionals, options: options, profile: profile, settings: settings, instructionsTokens: instructionsTokens, style: style)
+            }
+            let path = options.positionals[0]
             let input = try readInput(path)
-            let document: SchemaDocument
+            let documents: [SchemaDocument]
             do {
-                document = try SchemaDocument.load(input, fileName: path, format: options.format, typeName: options.type)
+                documents = try SchemaDocument.loadAll(input, fileName: path, format: options.format, typeName: options.type)
             } catch {
                 if let schemaError = error as? SchemaError, let code = ExitCode(schemaError) { throw CommandFailure("\(path): \(error)", exitCode: code) }
                 throw CommandFailure("\(error)", exitCode: .usage)
             }
-            let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: options.runtime, responseReserve: options.reserve)
-            let instructionsTokens = try options.instructions.map { settings.tokens(try readInput($0)) } ?? 0
-            let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
-
-            if options.json {
-                Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
-            } else {
-                let style = Style(enabled: Terminal().colorAllowed)
-                Output.out(TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
-                                      showSchema: options.showSchema).render())
+            var noRoom = false
+            for (position, document) in documents.enumerated() {
+                let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
+                noRoom = noRoom || report.budget.inputLeft <= 0
+                if options.json {
+                    Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
+                } else {
+                    Output.out((position > 0 ? "\n" : "") + TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
+                                                                        showSchema: options.showSchema).render())
+                }
             }
-            return options.check && report.budget.inputLeft <= 0 ? .overflow : .ok
+            return options.check && noRoom ? .overflow : .ok
+        }
+    }
+
+    /// Several files: one session's fixed cost. A file that cannot be read or
+    /// priced is reported on standard error and left out; the others are
+    /// priced, and the status is then 1.
+    private static func session(_ paths: [String], options: Options, profile: ModelProfile, settings: SchemaCostSettings, instructionsTokens: Int, style: Style) throws -> ExitCode {
+        var documents: [(source: String, document: SchemaDocument)] = []
+        var failed = false
+        for path in paths {
+            do {
+                let input = try readInput(path)
+                for document in try sessionDocuments(input, path: path, options: options) {
+                    documents.append((path, document))
+                }
+            } catch let error as SchemaError {
+                Output.err("\(spec.name): \(path): \(error)\n")
+                failed = true
+            } catch {
+                Output.err("\(spec.name): \(error)\n")
+                failed = true
+            }
+        }
+        guard !documents.isEmpty else {
+            throw CommandFailure("none of the \(paths.count) files could be priced")
+        }
+        if let type = options.type, !documents.contains(where: { !$0.document.isToolList && $0.document.entries.first?.name == type }) {
+            throw CommandFailure("no @Generable type named \(type) in the files given", exitCode: .usage)
+        }
+        let session = SchemaCost(settings: settings).session(documents)
+        let budget = TokenBudget(profile: profile, session: session, instructions: instructionsTokens, reserve: options.reserve)
+        let report = SessionReport(session: session, budget: budget, style: style)
+        Output.out(options.json ? report.json() + "\n" : report.render())
+        if failed { return .inputFailed }
+        return options.check && budget.room <= 0 ? .overflow : .ok
+    }
+
+    /// A file's documents for a session. `--type` names the session's response
+    /// schema; a file without that type gives its tools only.
+    private static func sessionDocuments(_ input: String, path: String, options: Options) throws -> [SchemaDocument] {
+        do {
+            return try SchemaDocument.loadAll(input, fileName: path, format: options.format, typeName: options.type)
+        } catch {
+            guard case .unknownType = error else { throw error }
+            return try SchemaDocument.loadAll(input, fileName: path, format: options.format).filter { $0.isToolList }
         }
     }
 

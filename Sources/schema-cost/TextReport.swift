@@ -20,7 +20,9 @@ struct TextReport {
         let names = document.entries.compactMap(\.name)
         var out = style.bold(path) + ": \(report.format.displayName)"
         if !names.isEmpty {
-            out += document.format.isToolList ? ", \(names.count) tool\(names.count == 1 ? "" : "s")" : ", type \(names.joined(separator: ", "))"
+            out += document.isToolList
+                ? ", \(names.count) tool\(names.count == 1 ? "" : "s")" + (document.format == .swift ? " (\(names.joined(separator: ", ")))" : "")
+                : ", type \(names.joined(separator: ", "))"
         }
         out += "\n"
         out += "model \(report.profileName): \(NumberFormat.grouped(report.contextWindow))-token window; counts \(report.method)\n\n"
@@ -37,7 +39,7 @@ struct TextReport {
     }
 
     private func totals() -> String {
-        let schemaLabel = report.format.isToolList ? "tool definitions" : "schema, as sent"
+        let schemaLabel = document.isToolList ? "tool definitions" : "schema, as sent"
         var rows: [[String]] = [
             [schemaLabel, tokens(report.schemaTokens), report.isEstimate ? "\(tokenizer) counts \(NumberFormat.grouped(report.rawSchemaTokens))" : ""],
             ["framing", NumberFormat.grouped(report.framingTokens), report.framingSource],
@@ -85,7 +87,7 @@ struct TextReport {
         var line = "  input budget: \(NumberFormat.grouped(budget.contextWindow)) window"
         line += " − \(NumberFormat.grouped(budget.requestOverhead)) per request"
         line += " − \(tokens(budget.instructions)) instructions"
-        line += " − \(tokens(budget.schema)) schema"
+        line += " − \(tokens(budget.schema)) \(document.isToolList ? "tools" : "schema")"
         line += " − \(NumberFormat.grouped(budget.responseReserve)) answer reserve"
         let left = budget.inputLeft > 0 ? style.green(tokens(budget.inputLeft)) : style.red(tokens(budget.inputLeft))
         out += line + " = " + left + " tokens for input\n"

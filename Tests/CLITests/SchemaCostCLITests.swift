@@ -193,8 +193,83 @@ import Testing
     @Test func helpListsTheExitStatuses() throws {
         let run = try Self.run(["--help"])
         #expect(run.status == 0)
-        for code in ["10", "11", "12", "13", "14", "15"] {
+        for code in ["10", "11", "12", "13", "14", "15", "16"] {
             #expect(run.stdout.contains("  \(code)  "))
         }
+    }
+
+    // MARK: Tools from Swift source
+
+    @Test func aSwiftToolIsPricedAsAToolWithoutResponseSchemaWhatIfs() throws {
+        let run = try Self.run(["examples/tools/WeatherTool.swift"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("1 tool (getWeather)"))
+        #expect(run.stdout.contains("tool definitions"))
+        #expect(run.stdout.contains("getWeather (function)"))
+        #expect(run.stdout.contains("no measurement exists for tools"))
+        #expect(!run.stdout.contains("includeSchemaInPrompt"))
+    }
+
+    @Test func aToolWhoseNameIsNotALiteralExits16WithLineAndColumn() throws {
+        let path = try Self.file("Bad.swift", "struct T: Tool {\n    let name = prefix + \"x\"\n    let description = \"d\"\n    @Generable struct Arguments { var a: String }\n}\n")
+        let run = try Self.run([path])
+        #expect(run.status == 16)
+        #expect(run.stderr.contains("Bad.swift: 2:16: tool T: its `name` is not a string literal"))
+    }
+
+    // MARK: One session from several files
+
+    @Test func severalFilesGiveOneSessionWithEachToolTheResponseSchemaAndTheTotal() throws {
+        let run = try Self.run(["examples/tools/WeatherTool.swift", "examples/tools/FindContactsTool.swift", "examples/Summary.swift"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Session: 2 tools, 1 response schema"))
+        #expect(run.stdout.contains("tool getWeather"))
+        #expect(run.stdout.contains("tool FindContacts"))
+        #expect(run.stdout.contains("response schema Summary"))
+        #expect(run.stdout.contains("% of the window, every request"))
+        #expect(run.stdout.contains("drop tool getWeather"))
+        #expect(run.stdout.contains("no tool descriptions"))
+        // The switch exists for the response schema only, and says so.
+        #expect(run.stdout.contains("response schema with includeSchemaInPrompt: false"))
+        #expect(!run.stdout.contains("\n  includeSchemaInPrompt"))
+    }
+
+    @Test func theSessionTotalIsTheToolListPlusTheResponseSchema() throws {
+        let run = try Self.run(["--json", "-m", "gpt-4o", "examples/weather-tools.json", "examples/tools/WeatherTool.swift", "examples/Summary.json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let tools = try #require(json?["toolsTokens"] as? Int)
+        let schema = try #require((json?["responseSchema"] as? [String: Any])?["tokens"] as? Int)
+        #expect(json?["totalTokens"] as? Int == tools + schema)
+        #expect((json?["tools"] as? [[String: Any]])?.count == 2)
+        // OpenAI's published list end (12) is paid once, so the tools cost more together than dropped one by one says.
+        let each = (json?["tools"] as? [[String: Any]])?.compactMap { $0["tokens"] as? Int } ?? []
+        #expect(each.reduce(0, +) == tools - 12)
+        #expect((json?["whatIf"] as? [String: Any])?["responseSchemaOutOfPrompt"] is NSNull)
+    }
+
+    @Test func aBadFileInASessionIsNamedAndTheOthersArePricedWithStatus1() throws {
+        let bad = try Self.file("Bad.swift", "struct T: Tool {\n    let description = \"d\"\n    struct Arguments { var a: String }\n}\n")
+        let run = try Self.run([bad, "examples/tools/WeatherTool.swift", "no-such-file.swift"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("Bad.swift: 3:5: tool T: its `struct Arguments` is not @Generable"))
+        #expect(run.stderr.contains("no-such-file.swift: no such file"))
+        #expect(run.stdout.contains("tool getWeather"))
+    }
+
+    @Test func jsonThatIsNotASchemaExits15() throws {
+        let hello = try Self.run(["-"], stdin: #"{"hello":"world"}"#)
+        #expect(hello.status == 15)
+        #expect(hello.stderr.contains("has no JSON Schema keyword"))
+        let required = try Self.run(["-"], stdin: #"{"type":"object","required":"a"}"#)
+        #expect(required.status == 15)
+        #expect(required.stderr.contains("#/required must be an array of property names, not a string"))
+    }
+
+    @Test func typeNamesTheSessionsResponseSchemaAcrossFiles() throws {
+        let run = try Self.run(["-t", "Summary", "examples/tools/WeatherTool.swift", "examples/Summary.swift"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("tool getWeather") && run.stdout.contains("response schema Summary"))
+        #expect(try Self.run(["-t", "Nope", "examples/tools/WeatherTool.swift", "examples/Summary.swift"]).status == 2)
     }
 }

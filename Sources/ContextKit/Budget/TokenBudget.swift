@@ -4,7 +4,7 @@ import Render
 /// the request carries. Every part is shown so a user sees where the window
 /// went:
 ///
-///     room            = window − request overhead − instructions − schema − source frame − reserve
+///     room            = window − request overhead − instructions − tools − schema − source frame − reserve
 ///     new text/chunk  = room − overlap
 ///
 /// One budget serves every question ContextKit answers about a window: a fit
@@ -26,6 +26,9 @@ public struct TokenBudget: Equatable, Sendable {
     public var instructions: Int
     /// The output schema as the model sees it, framing included (`RequestCost`).
     public var schema: Int
+    /// The session's tool definitions as the model sees them, framing included
+    /// (`SessionSchemaCost`); sent with every request of the session, 0 without tools.
+    public var tools: Int
     /// The delimiters sent around each chunk of text to mark it as data
     /// (the summariser's `SourceFraming`); 0 when the text is sent bare.
     public var frame: Int
@@ -38,11 +41,12 @@ public struct TokenBudget: Equatable, Sendable {
 
     /// A budget from its parts, all in tokens.
     public init(window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
-                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0) {
+                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0, tools: Int = 0) {
         self.window = window
         self.requestOverhead = requestOverhead
         self.instructions = instructions
         self.schema = schema
+        self.tools = tools
         self.frame = frame
         self.reserve = reserve
         self.overlap = overlap
@@ -85,8 +89,8 @@ public struct TokenBudget: Equatable, Sendable {
     }
 
     /// Tokens every request carries besides its text and the reserve:
-    /// request overhead, instructions, schema and source frame.
-    public var fixed: Int { requestOverhead + instructions + schema + frame }
+    /// request overhead, instructions, tools, schema and source frame.
+    public var fixed: Int { requestOverhead + instructions + tools + schema + frame }
 
     /// Tokens of text one request can carry, overlap included; negative when
     /// the other parts exceed the window (`validate()` throws then).
@@ -115,8 +119,9 @@ public struct TokenBudget: Equatable, Sendable {
             ("context window", NumberFormat.grouped(window)),
             ("− request overhead", NumberFormat.grouped(requestOverhead)),
             ("− instructions", approx + NumberFormat.grouped(instructions)),
-            ("− output schema", approx + NumberFormat.grouped(schema)),
         ]
+        if tools > 0 { lines.append(("− tools", approx + NumberFormat.grouped(tools))) }
+        lines.append(("− output schema", approx + NumberFormat.grouped(schema)))
         if frame > 0 { lines.append(("− source frame", approx + NumberFormat.grouped(frame))) }
         lines += [
             ("− response reserve", NumberFormat.grouped(reserve)),

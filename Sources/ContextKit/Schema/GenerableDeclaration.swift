@@ -47,6 +47,8 @@ struct GenerableDeclaration: Equatable, Sendable {
     var description: String?
     var body: Body
     var line: Int
+    /// Where its name is in the file's tokens: which `Tool` body (if any) it is nested in.
+    var tokenIndex = 0
     /// Things read but not modelled exactly, for the report.
     var notes: [String] = []
 }

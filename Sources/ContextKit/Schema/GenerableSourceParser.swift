@@ -16,7 +16,15 @@ struct GenerableSourceParser {
 
     /// Every `@Generable` type in `source`, outer types before the types nested in them.
     static func parse(_ source: String) throws(SchemaError) -> [GenerableDeclaration] {
-        var parser = GenerableSourceParser(tokens: try SwiftLexer.tokenize(source))
+        let declarations = try parse(tokens: try SwiftLexer.tokenize(source))
+        if declarations.isEmpty { throw .noGenerableType }
+        return declarations
+    }
+
+    /// Every `@Generable` type in `tokens` (none is not an error here: a file
+    /// of tools may declare its argument types elsewhere).
+    static func parse(tokens: [SwiftToken]) throws(SchemaError) -> [GenerableDeclaration] {
+        var parser = GenerableSourceParser(tokens: tokens)
         while parser.index < parser.tokens.count {
             let token = parser.tokens[parser.index]
             if token.kind == .attribute && token.text == "Generable" {
@@ -25,7 +33,6 @@ struct GenerableSourceParser {
                 parser.index += 1
             }
         }
-        if parser.declarations.isEmpty { throw .noGenerableType }
         return parser.declarations
     }
 
@@ -70,7 +77,7 @@ struct GenerableSourceParser {
             throw .unsupportedSwift(line: nameToken.line, construct: "\(keyword.text) \(nameToken.text) without a body", hint: "the file seems cut off")
         }
         let slot = declarations.count
-        declarations.append(GenerableDeclaration(name: nameToken.text, description: description, body: .structure([]), line: nameToken.line))
+        declarations.append(GenerableDeclaration(name: nameToken.text, description: description, body: .structure([]), line: nameToken.line, tokenIndex: index - 1))
         if keyword.text == "struct" {
             declarations[slot].body = .structure(try parseStructBody(typeName: nameToken.text))
         } else {
@@ -97,7 +104,7 @@ struct GenerableSourceParser {
                 throw .unsupportedSwift(line: token.line, construct: "@Generable argument `\(token.text)`", hint: "only @Generable(description: \"...\") is read")
             }
         }
-        guard current != nil else { throw unterminated("@Generable(", line: open.line) }
+        guard current != nil else { throw unterminated("@Generable(", at: open) }
         index += 1
         return description
     }
@@ -170,7 +177,7 @@ struct GenerableSourceParser {
                 throw .unsupportedSwift(line: token.line, construct: "`\(token.text)` in the body of \(typeName)", hint: "schema-cost reads stored properties, @Guide attributes and nested @Generable types")
             }
         }
-        throw unterminated("struct \(typeName) {", line: open.line)
+        throw unterminated("struct \(typeName) {", at: open)
     }
 
     /// At `var`/`let`. Returns nil for members that are not in the schema
@@ -211,7 +218,7 @@ struct GenerableSourceParser {
     }
 
     private mutating func parseType(property: String) throws(SchemaError) -> GenerableDeclaration.TypeReference {
-        guard let token = current else { throw unterminated("the type of \(property)", line: tokens.last?.line ?? 0) }
+        guard let token = current else { throw unterminated("the type of \(property)", at: tokens.last) }
         var type: GenerableDeclaration.TypeReference
         if token.isSymbol("[") {
             index += 1
@@ -287,7 +294,7 @@ struct GenerableSourceParser {
                 throw .unsupportedSwift(line: token.line, construct: "@Guide argument starting with `\(token.text)`", hint: "read are description: \"...\" and .count, .minimumCount, .maximumCount, .anyOf, .range, .minimum, .maximum, .pattern")
             }
         }
-        guard current != nil else { throw unterminated("@Guide(", line: open.line) }
+        guard current != nil else { throw unterminated("@Guide(", at: open) }
         index += 1
         return guides
     }
@@ -371,13 +378,13 @@ struct GenerableSourceParser {
             if token.isSymbol(",") { index += 1; continue }
             values.append(try parseStringLiteral(context: ".anyOf"))
         }
-        guard current != nil else { throw unterminated(".anyOf([", line: open.line) }
+        guard current != nil else { throw unterminated(".anyOf([", at: open) }
         index += 1
         return values
     }
 
     private mutating func parseStringLiteral(context: String) throws(SchemaError) -> String {
-        guard let token = current else { throw unterminated(context, line: tokens.last?.line ?? 0) }
+        guard let token = current else { throw unterminated(context, at: tokens.last) }
         switch token.kind {
         case .string:
             index += 1
@@ -438,7 +445,7 @@ struct GenerableSourceParser {
                 throw .unsupportedSwift(line: token.line, construct: "`\(token.text)` in the body of \(typeName)", hint: "schema-cost reads the cases of a @Generable enum")
             }
         }
-        throw unterminated("enum \(typeName) {", line: open.line)
+        throw unterminated("enum \(typeName) {", at: open)
     }
 
     private mutating func parseCaseList(into cases: inout [String], typeName: String, hasRawValues: inout Bool) throws(SchemaError) {
@@ -483,7 +490,7 @@ struct GenerableSourceParser {
             index += 1
             if depth == 0 { return }
         }
-        throw unterminated(open.text, line: open.line)
+        throw unterminated(open.text, at: open)
     }
 
     /// At `func`, `init`, a nested type...: moves past its `{ body }` (or to the
@@ -538,11 +545,14 @@ struct GenerableSourceParser {
         }
     }
 
-    private func unterminated(_ what: String, line: Int) -> SchemaError {
-        .unsupportedSwift(line: line, construct: "unterminated \(what)", hint: "the file seems cut off or its brackets do not balance")
+    /// Source that does not parse: `what` opens at `open` and is never closed.
+    private func unterminated(_ what: String, at open: SwiftToken?) -> SchemaError {
+        .swiftSyntax(line: open?.line ?? 1, column: open?.column ?? 1, problem: "unterminated \(what)", hint: "the file seems cut off or its brackets do not balance")
     }
 
+    /// Source that does not parse: `token` (nil: the end of the file) where something else must be.
     private func unexpected(_ token: SwiftToken?, expected: String, in context: String) -> SchemaError {
-        .unsupportedSwift(line: token?.line ?? tokens.last?.line ?? 0, construct: "`\(token?.text ?? "end of file")` where \(expected) was expected in \(context)", hint: "schema-cost reads a subset of Swift; simplify the declaration")
+        let at = token ?? tokens.last
+        return .swiftSyntax(line: at?.line ?? 1, column: at?.column ?? 1, problem: "`\(token?.text ?? "end of file")` where \(expected) was expected in \(context)", hint: "schema-cost reads a subset of Swift; simplify the declaration")
     }
 }

@@ -170,7 +170,21 @@ enum GenerationSchemaBuilder {
         }
     }
 
-    private static func referencedTypes(_ declaration: GenerableDeclaration) -> [String] {
+    /// The names of `root` and every type its schema reaches through properties.
+    static func reachable(from root: String, in declarations: [GenerableDeclaration]) -> Set<String> {
+        let byName = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var reached: Set<String> = [root]
+        var queue = [root]
+        while let name = queue.popLast() {
+            for next in byName[name].map(referencedTypes) ?? [] where reached.insert(next).inserted {
+                queue.append(next)
+            }
+        }
+        return reached
+    }
+
+    /// The types `declaration`'s properties name that are not built-in scalars.
+    static func referencedTypes(_ declaration: GenerableDeclaration) -> [String] {
         guard case let .structure(properties) = declaration.body else { return [] }
         return properties.map { baseName($0.type) }.filter { scalarTypes[$0] == nil }
     }

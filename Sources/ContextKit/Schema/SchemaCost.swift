@@ -21,15 +21,15 @@ public struct SchemaCost {
     ///
     /// - Parameter instructionsTokens: tokens of the session's instructions, for the budget.
     public func report(for document: SchemaDocument, instructionsTokens: Int = 0) -> SchemaCostReport {
-        let placement = document.format.isToolList ? settings.tools : settings.outputSchemas
+        let placement = document.isToolList ? settings.tools : settings.outputSchemas
         var notes = document.notes
-        if let note = document.format.isToolList ? settings.toolNote : settings.outputSchemaNote { notes.append(note) }
+        if let note = document.isToolList ? settings.toolNote : settings.outputSchemaNote { notes.append(note) }
         let priced: Priced
         switch placement {
         case let .jsonText(style, framing):
             priced = priceJSON(document, writer: JSONWriter(style: style), framing: framing)
         case let .openAIFunctions(constants):
-            if document.format.isToolList {
+            if document.isToolList {
                 let counter = OpenAIToolCount(count: settings.tokens, constants: constants)
                 priced = counter.price(document.entries)
                 notes += counter.notes(for: document.entries)
@@ -40,13 +40,16 @@ public struct SchemaCost {
             priced = Priced(text: "", rawSchema: 0, schema: 0, framing: 0, fields: [], withoutDescriptions: 0)
             notes.append("\(settings.profileName) turns the schema into a decoding grammar; it is not in the prompt and costs no window tokens")
         }
+        if priced.locallyPricedFields > 0 {
+            notes.append("\(priced.locallyPricedFields) fields in schemas of more than \(Self.recountedFieldLimit) fields: each row counts the field's own text, not a recount of the whole schema without it (that grows with the square of the size); rows may be off by a token or two, totals are exact")
+        }
         let schemaTokens = priced.schema
         let total = schemaTokens + priced.framing
         let bareTokens = priced.withoutDescriptions
         let withoutDescriptions = SchemaCostReport.WhatIf(
             schemaTokens: bareTokens, totalTokens: bareTokens + priced.framing, savedTokens: total - (bareTokens + priced.framing))
         var outOfPrompt: SchemaCostReport.WhatIf?
-        if settings.canLeaveSchemaOutOfPrompt && !document.format.isToolList {
+        if settings.canLeaveSchemaOutOfPrompt && !document.isToolList {
             outOfPrompt = SchemaCostReport.WhatIf(
                 schemaTokens: 0, totalTokens: 0, savedTokens: total,
                 warning: "the output still always parses (decoding stays constrained), but meaning collapses: the model no longer reads the field names or descriptions, and 7 of 8 runs in the field notes had a junk field (empty string, lone comma)")
@@ -62,7 +65,7 @@ public struct SchemaCost {
         return SchemaCostReport(
             format: document.format, profileName: settings.profileName, method: settings.method,
             relativeError: settings.estimate?.errorBar,
-            framingSource: document.format.isToolList ? settings.toolFramingSource : settings.framingSource,
+            framingSource: document.isToolList ? settings.toolFramingSource : settings.framingSource,
             schemaText: priced.text, rawSchemaTokens: priced.rawSchema, schemaTokens: schemaTokens,
             framingTokens: priced.framing, totalTokens: total, contextWindow: settings.contextWindow,
             fields: fields, withoutDescriptions: withoutDescriptions, schemaOutOfPrompt: outOfPrompt,
@@ -77,6 +80,8 @@ public struct SchemaCost {
         var framing: Int
         var fields: [SchemaCostReport.Field]
         var withoutDescriptions: Int
+        /// Fields priced by their own text rather than by a recount (schemas over `recountedFieldLimit` fields).
+        var locallyPricedFields = 0
     }
 
     // MARK: JSON text
@@ -87,6 +92,7 @@ public struct SchemaCost {
         var total = 0
         var bare = 0
         var fields: [SchemaCostReport.Field] = []
+        var locallyPriced = 0
         for entry in document.entries {
             // A tool is sent whole (name, description, parameters); an output schema is the schema.
             let sent = entry.function ?? entry.schema
@@ -100,18 +106,50 @@ public struct SchemaCost {
             if entry.function != nil { stripped = stripped.removing(key: "description") }
             bare += settings.tokens(writer.write(stripped))
 
-            let prefix = document.format.isToolList ? (entry.name ?? "") : ""
+            let prefix = document.isToolList ? (entry.name ?? "") : ""
             var sites = SchemaFieldSite.sites(in: entry.schema, at: schemaPath, display: prefix)
             if let function = entry.function, let description = function["description"]?.stringValue {
                 sites.insert(SchemaFieldSite(display: entry.name ?? "function", kind: .function, path: [], propertyName: nil, ownerPath: [], description: description), at: 0)
             } else if entry.function == nil, let description = entry.schema["description"]?.stringValue {
                 sites.insert(SchemaFieldSite(display: entry.name ?? "(root)", kind: .type, path: [], propertyName: nil, ownerPath: [], description: description), at: 0)
             }
-            for site in sites {
-                fields.append(price(site, in: sent, fullCount: count, writer: writer))
+            if sites.count <= Self.recountedFieldLimit {
+                for site in sites {
+                    fields.append(price(site, in: sent, fullCount: count, writer: writer))
+                }
+            } else {
+                fields += sites.map { priceAlone($0, writer: writer) }
+                locallyPriced += sites.count
             }
         }
-        return Priced(text: texts.joined(separator: "\n"), rawSchema: raw, schema: total, framing: framing * document.entries.count, fields: fields, withoutDescriptions: bare)
+        return Priced(text: texts.joined(separator: "\n"), rawSchema: raw, schema: total, framing: framing * document.entries.count, fields: fields, withoutDescriptions: bare,
+                      locallyPricedFields: locallyPriced)
+    }
+
+    /// Up to this many fields per schema, each row is the whole schema
+    /// recounted without the field (exact, but time grows with the square of
+    /// the schema's size); beyond it each field's own text is counted alone,
+    /// so time stays linear (issue 44: 1k / 2k / 4k properties took 1.0 / 4.1 / 16.3 s).
+    static let recountedFieldLimit = 64
+
+    /// A field priced by its own text: the property's `"name":{...}` member and
+    /// its name in `required`/`x-order`; a description's `"description":"..."` member.
+    /// BPE merges across the field's edges are not seen, so a row may be off by a token or two.
+    private func priceAlone(_ site: SchemaFieldSite, writer: JSONWriter) -> SchemaCostReport.Field {
+        let empty = settings.tokens(writer.write(.object([])))
+        func alone(_ key: String, _ value: OrderedJSON) -> Int {
+            max(0, settings.tokens(writer.write(.object([JSONMember(key, value)]))) - empty)
+        }
+        let descriptionTokens = site.description.map { alone("description", .string($0)) } ?? 0
+        var tokens = descriptionTokens
+        if let name = site.propertyName, let schema = site.schema {
+            tokens = alone(name, schema)
+            if site.listings > 0 {
+                let listed = max(0, settings.tokens(writer.write(.array([.string(name)]))) - settings.tokens(writer.write(.array([]))))
+                tokens += listed * site.listings
+            }
+        }
+        return SchemaCostReport.Field(path: site.display, kind: site.kind, tokens: tokens, descriptionTokens: descriptionTokens, description: site.description)
     }
 
     private func price(_ site: SchemaFieldSite, in sent: OrderedJSON, fullCount: Int, writer: JSONWriter) -> SchemaCostReport.Field {

@@ -46,12 +46,24 @@ public struct SchemaDocument: Sendable, Equatable {
     /// - Throws: `SchemaError`: `.invalidJSON` with the line and column, a
     ///   reference that cannot be resolved, a document that is not a schema of
     ///   its format, or Swift the reader does not model.
+    ///
+    /// A Swift file that declares `Tool`s gives its tools here; `loadAll` gives
+    /// its response schema as well.
     public static func load(_ text: String, fileName: String? = nil, format: SchemaFormat? = nil, typeName: String? = nil) throws(SchemaError) -> SchemaDocument {
+        try loadAll(text, fileName: fileName, format: format, typeName: typeName)[0]
+    }
+
+    /// Everything a file gives a session: for Swift source, one document for
+    /// its `Tool`s (when it declares any) and one for its response schema
+    /// (a `@Generable` type no tool uses, or `typeName`); for JSON, the one
+    /// document `load` reads. Never empty.
+    ///
+    /// - Throws: what `load` throws; for a tool, `SchemaError.invalidTool`
+    ///   with the line and column of the part that cannot be read.
+    public static func loadAll(_ text: String, fileName: String? = nil, format: SchemaFormat? = nil, typeName: String? = nil) throws(SchemaError) -> [SchemaDocument] {
         let chosen = format ?? (looksLikeSwift(text, fileName: fileName) ? .swift : nil)
         if chosen == .swift {
-            let types = try GenerableSourceParser.parse(text)
-            let built = try GenerationSchemaBuilder.build(types, rootName: typeName)
-            return try SchemaDocument(json: built.schema, format: .swift, notes: built.notes)
+            return try SwiftSchemaSource.documents(text, typeName: typeName)
         }
         let json: OrderedJSON
         do {
@@ -59,7 +71,7 @@ public struct SchemaDocument: Sendable, Equatable {
         } catch {
             throw .invalidJSON(error)
         }
-        return try SchemaDocument(json: json, format: chosen)
+        return [try SchemaDocument(json: json, format: chosen)]
     }
 
     /// Classifies parsed JSON (or checks that it fits `format`) and validates its references.
@@ -75,6 +87,7 @@ public struct SchemaDocument: Sendable, Equatable {
             guard case .object = json else {
                 throw .notASchema(reason: "a JSON Schema must be an object, this file holds \(json.kindName)")
             }
+            try SchemaShape.validate(json)
             try SchemaReferences.validate(json)
             entries = [Entry(name: json["title"]?.stringValue, schema: json)]
             if format == .generationSchema, json["x-order"] == nil {
@@ -88,6 +101,10 @@ public struct SchemaDocument: Sendable, Equatable {
         self.init(format: format, entries: entries, notes: notes)
     }
 
+    /// True when the entries are tools the model may call (an OpenAI tool list,
+    /// or `Tool`s read from Swift) rather than the shape of its answer.
+    public var isToolList: Bool { format.isToolList || entries.contains { $0.function != nil } }
+
     /// The format a JSON value most likely is.
     public static func detectFormat(of json: OrderedJSON) -> SchemaFormat {
         switch json {
@@ -97,6 +114,11 @@ public struct SchemaDocument: Sendable, Equatable {
             if json["type"]?.stringValue == "json_schema", json["json_schema"] != nil { return .responseFormat }
             if json["type"]?.stringValue == "function", json["function"] != nil { return .tools }
             if json["name"]?.stringValue != nil, json["parameters"] != nil, json["properties"] == nil { return .tools }
+            // A tool written as one JSON Schema with its name and description
+            // beside the schema keywords, or with its schema under "input_schema".
+            if json["name"]?.stringValue != nil, json["input_schema"] != nil || (json["description"]?.stringValue != nil && json["properties"] != nil) {
+                return .tools
+            }
             // A whole request body: its tool list.
             if json["properties"] == nil, (json["tools"] ?? json["functions"])?.elements != nil { return .tools }
             return containsXOrder(json) ? .generationSchema : .jsonSchema
@@ -120,7 +142,7 @@ public struct SchemaDocument: Sendable, Equatable {
         if let fileName, fileName.lowercased().hasSuffix(".swift") { return true }
         guard let first = text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }) else { return false }
         if first == "{" || first == "[" { return false }
-        return text.contains("@Generable")
+        return text.contains("@Generable") || text.contains(": Tool")
     }
 
     private static func responseFormatEntry(_ json: OrderedJSON) throws(SchemaError) -> Entry {
@@ -130,6 +152,7 @@ public struct SchemaDocument: Sendable, Equatable {
         guard let schema = wrapper["schema"], case .object = schema else {
             throw .notASchema(reason: "response_format.json_schema has no \"schema\" object")
         }
+        try SchemaShape.validate(schema, label: "#/json_schema/schema")
         try SchemaReferences.validate(schema, label: "#/json_schema/schema")
         return Entry(name: wrapper["name"]?.stringValue, description: wrapper["description"]?.stringValue, schema: schema)
     }
@@ -150,12 +173,22 @@ public struct SchemaDocument: Sendable, Equatable {
             guard let function, case .object = function, let name = function["name"]?.stringValue else {
                 throw .notASchema(reason: "tool \(position) has no function name; expected {\"type\":\"function\",\"function\":{\"name\":...,\"description\":...,\"parameters\":{...}}}")
             }
-            let parameters = function["parameters"] ?? .object([JSONMember("type", .string("object")), JSONMember("properties", .object([]))])
+            var sent = function
+            var parameters = function["parameters"] ?? .object([JSONMember("type", .string("object")), JSONMember("properties", .object([]))])
+            if function["parameters"] == nil, let schema = function["input_schema"] ?? (function["properties"] != nil ? function.removing(key: "name").removing(key: "description") : nil) {
+                // The schema stands beside the name (or under "input_schema"): sent as a function is.
+                parameters = schema
+                var members = [JSONMember("name", .string(name))]
+                if let description = function["description"] { members.append(JSONMember("description", description)) }
+                members.append(JSONMember("parameters", schema))
+                sent = .object(members)
+            }
             guard case .object = parameters else {
                 throw .notASchema(reason: "the parameters of tool \(name) must be a JSON Schema object, not \(parameters.kindName)")
             }
+            try SchemaShape.validate(parameters, label: "tool \(name): #/parameters", requireKeyword: false)
             try SchemaReferences.validate(parameters, label: "tool \(name): #/parameters")
-            entries.append(Entry(name: name, description: function["description"]?.stringValue, schema: parameters, function: function))
+            entries.append(Entry(name: name, description: function["description"]?.stringValue, schema: parameters, function: sent))
         }
         return entries
     }

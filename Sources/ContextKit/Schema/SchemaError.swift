@@ -17,6 +17,13 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
     case noGenerableType
     /// A Swift construct the source reader does not model; it names it rather than guess.
     case unsupportedSwift(line: Int, construct: String, hint: String)
+    /// Swift source that does not parse (an unterminated literal, bracket or
+    /// declaration), with where: line and column (1-based, in characters).
+    case swiftSyntax(line: Int, column: Int, problem: String, hint: String)
+    /// A type conforming to `Tool` that cannot be priced from source: its
+    /// `name` or `description` is not a string literal, its `Arguments` is not
+    /// `@Generable`, or it has none; with where the offending part starts.
+    case invalidTool(tool: String, line: Int, column: Int, problem: String, hint: String)
     /// The type asked for (`typeName`, `schema-cost --type`) is not in the file.
     case unknownType(name: String, known: [String])
 
@@ -37,6 +44,10 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
             return "no @Generable struct or enum found; schema-cost reads types marked @Generable (import FoundationModels), or pass a JSON schema file"
         case let .unsupportedSwift(line, construct, hint):
             return "line \(line): unsupported \(construct); \(hint)"
+        case let .swiftSyntax(line, column, problem, hint):
+            return "\(line):\(column): Swift that does not parse: \(problem); \(hint)"
+        case let .invalidTool(tool, line, column, problem, hint):
+            return "\(line):\(column): tool \(tool): \(problem); \(hint)"
         case let .unknownType(name, known):
             return "no @Generable type named \(name) in the file; the file has: \(known.joined(separator: ", "))"
         }

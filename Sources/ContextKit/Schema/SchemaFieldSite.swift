@@ -11,6 +11,11 @@ struct SchemaFieldSite: Equatable {
     var propertyName: String?
     var ownerPath: [OrderedJSON.PathStep]
     var description: String?
+    /// For a property: its schema, and in how many of its owner's `required`
+    /// and `x-order` lists it is named (kept so a field can be priced alone
+    /// without searching the schema again).
+    var schema: OrderedJSON? = nil
+    var listings = 0
 
     /// Every site under `schema` (found at `path`), walking the keywords that hold subschemas.
     static func sites(in schema: OrderedJSON, at path: [OrderedJSON.PathStep], display: String) -> [SchemaFieldSite] {
@@ -22,12 +27,15 @@ struct SchemaFieldSite: Equatable {
     private static func collect(_ schema: OrderedJSON, path: [OrderedJSON.PathStep], display: String, into found: inout [SchemaFieldSite]) {
         guard case .object = schema else { return }
         if let properties = schema["properties"]?.members {
+            let required = Set((schema["required"]?.elements ?? []).compactMap(\.stringValue))
+            let ordered = Set((schema["x-order"]?.elements ?? []).compactMap(\.stringValue))
             for member in properties {
                 let childPath = path + [.key("properties"), .key(member.key)]
                 let childDisplay = display.isEmpty ? member.key : display + "." + member.key
                 found.append(SchemaFieldSite(
                     display: childDisplay, kind: .property, path: childPath, propertyName: member.key,
-                    ownerPath: path, description: member.value["description"]?.stringValue))
+                    ownerPath: path, description: member.value["description"]?.stringValue, schema: member.value,
+                    listings: (required.contains(member.key) ? 1 : 0) + (ordered.contains(member.key) ? 1 : 0)))
                 collect(member.value, path: childPath, display: childDisplay, into: &found)
             }
         }

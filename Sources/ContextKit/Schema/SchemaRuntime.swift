@@ -46,8 +46,11 @@ extension SchemaCostSettings {
             outputSchemas = .jsonText(style: .compact(escapingSlashes: true), framingTokens: framing)
             tools = outputSchemas
             source = "119 charged − 113 compact JSON for Summary (field notes: one device, iOS 26)"
-            toolSource = "unmeasured for tools: the schema framing is assumed per tool"
-            toolNote = "Apple's framing of tool definitions was not measured; each tool is counted as its compact JSON plus the schema framing"
+            // No measurement of Apple's framing around a tool definition exists;
+            // the nearest measured analogue is the response schema's (FIELD-NOTES.md:
+            // 119 charged − 113 for Summary's compact JSON ≈ 6 tokens), used per tool.
+            toolSource = "no measurement exists for tools; assumed per tool: the nearest measured analogue, the response-schema framing (119 − 113 for Summary, field notes)"
+            toolNote = "Apple's framing of tool definitions was never measured: each tool is counted as its compact JSON (name, description, arguments schema) plus \(framing) tokens, the response-schema framing measured in the field notes"
         case .openai:
             outputSchemas = .jsonText(style: .compact(escapingSlashes: false), framingTokens: 0)
             let isO200k = profile.tokenizer == .encoding("o200k_base")

@@ -9,6 +9,8 @@ struct SwiftLexer {
     private let scalars: [Unicode.Scalar]
     private var index = 0
     private var line = 1
+    /// Index of the first scalar of the current line, for columns.
+    private var lineStart = 0
     private var tokens: [SwiftToken] = []
 
     private init(_ text: String) {
@@ -23,45 +25,60 @@ struct SwiftLexer {
 
     private mutating func run() throws(SchemaError) {
         while index < scalars.count {
-            let c = scalars[index]
-            if c == "\n" { line += 1; index += 1; continue }
-            if c.properties.isWhitespace || c == "\u{FEFF}" { index += 1; continue }
-            if c == "/" && peek(1) == "/" { skipLineComment(); continue }
-            if c == "/" && peek(1) == "*" { try skipBlockComment(); continue }
-            if c == "\"" { try lexString(rawHashes: 0); continue }
-            if c == "#" {
-                var hashes = 0
-                while peek(hashes) == "#" { hashes += 1 }
-                if peek(hashes) == "\"" { index += hashes; try lexString(rawHashes: hashes); continue }
-                if peek(hashes) == "/" { index += hashes; try lexRegex(hashes: hashes); continue }
-                index += 1
-                let name = lexName()
-                tokens.append(SwiftToken(kind: .directive, text: "#" + name, line: line))
-                continue
+            let before = tokens.count
+            let column = index - lineStart + 1
+            let startLine = line
+            do {
+                try step()
+            } catch {
+                // Every error the lexer finds means the text does not lex as Swift: say where its token starts.
+                guard case let .unsupportedSwift(line, construct, hint) = error else { throw error }
+                throw .swiftSyntax(line: line, column: line == startLine ? column : 1, problem: construct, hint: hint)
             }
-            if c == "@" {
-                index += 1
-                tokens.append(SwiftToken(kind: .attribute, text: lexName(), line: line))
-                continue
-            }
-            if c == "`" {
-                index += 1
-                let name = lexName()
-                if peek(0) == "`" { index += 1 }
-                tokens.append(SwiftToken(kind: .identifier, text: name, line: line))
-                continue
-            }
-            if isNameStart(c) {
-                tokens.append(SwiftToken(kind: .identifier, text: lexName(), line: line))
-                continue
-            }
-            if c.properties.numericType != nil, ("0"..."9").contains(c) {
-                lexNumber()
-                continue
-            }
-            if c == "/" && regexMayStartHere() { try lexRegex(hashes: 0); continue }
-            lexSymbol()
+            for new in before..<tokens.count { tokens[new].column = column }
         }
+    }
+
+    /// Reads one token, or skips one piece of whitespace or one comment.
+    private mutating func step() throws(SchemaError) {
+        let c = scalars[index]
+        if c == "\n" { line += 1; index += 1; lineStart = index; return }
+        if c.properties.isWhitespace || c == "\u{FEFF}" { index += 1; return }
+        if c == "/" && peek(1) == "/" { skipLineComment(); return }
+        if c == "/" && peek(1) == "*" { try skipBlockComment(); return }
+        if c == "\"" { try lexString(rawHashes: 0); return }
+        if c == "#" {
+            var hashes = 0
+            while peek(hashes) == "#" { hashes += 1 }
+            if peek(hashes) == "\"" { index += hashes; try lexString(rawHashes: hashes); return }
+            if peek(hashes) == "/" { index += hashes; try lexRegex(hashes: hashes); return }
+            index += 1
+            let name = lexName()
+            tokens.append(SwiftToken(kind: .directive, text: "#" + name, line: line))
+            return
+        }
+        if c == "@" {
+            index += 1
+            tokens.append(SwiftToken(kind: .attribute, text: lexName(), line: line))
+            return
+        }
+        if c == "`" {
+            index += 1
+            let name = lexName()
+            if peek(0) == "`" { index += 1 }
+            tokens.append(SwiftToken(kind: .identifier, text: name, line: line))
+            return
+        }
+        if isNameStart(c) {
+            tokens.append(SwiftToken(kind: .identifier, text: lexName(), line: line))
+            return
+        }
+        if c.properties.numericType != nil, ("0"..."9").contains(c) {
+            lexNumber()
+            return
+        }
+        if c == "/" && regexMayStartHere() { try lexRegex(hashes: 0); return }
+        lexSymbol()
     }
 
     // MARK: Pieces
@@ -100,7 +117,7 @@ struct SwiftLexer {
             }
             if c == "/" && peek(1) == "*" { depth += 1; index += 2; continue }
             if c == "*" && peek(1) == "/" { depth -= 1; index += 2; continue }
-            if c == "\n" { line += 1 }
+            if c == "\n" { line += 1; lineStart = index + 1 }
             index += 1
         } while depth > 0
     }
@@ -171,7 +188,7 @@ struct SwiftLexer {
                 index += 1 + hashes
                 break
             }
-            if c == "\n" { line += 1 }
+            if c == "\n" { line += 1; lineStart = index + 1 }
             pattern.unicodeScalars.append(c)
             index += 1
         }
@@ -237,6 +254,7 @@ struct SwiftLexer {
             }
             if c == "\n" {
                 line += 1
+                lineStart = index + 1
                 lines.append([])
             } else {
                 lines[lines.count - 1].append(c)
@@ -289,7 +307,7 @@ struct SwiftLexer {
             while let d = peek(0), depth > 0 {
                 if d == "(" { depth += 1 }
                 if d == ")" { depth -= 1 }
-                if d == "\n" { line += 1 }
+                if d == "\n" { line += 1; lineStart = index + 1 }
                 index += 1
             }
             value += "\\(…)"

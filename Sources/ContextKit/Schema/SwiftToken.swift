@@ -1,4 +1,4 @@
-/// One token of the Swift subset `GenerableSourceParser` reads.
+/// One token of the Swift subset `GenerableSourceParser` reads, with where it starts.
 struct SwiftToken: Equatable, Sendable {
     enum Kind: Equatable, Sendable {
         /// A name or keyword (`struct`, `var`, `headline`, `` `default` `` without backticks).
@@ -22,6 +22,8 @@ struct SwiftToken: Equatable, Sendable {
     let kind: Kind
     let text: String
     let line: Int
+    /// Column of the token's first character on its line, 1-based, in Unicode scalars.
+    var column = 0
 
     func isSymbol(_ symbol: String) -> Bool { kind == .symbol && text == symbol }
     func isIdentifier(_ name: String) -> Bool { kind == .identifier && text == name }

@@ -144,7 +144,6 @@ import ContextKitJSON
         ("@Generable struct A { var n: Int32 }", "type Int32"),
         ("@Generable struct A { @Guide(.pattern(Regex { \"a\" })) var s: String }", "regex literal"),
         ("@Generable struct A { var a: A }", "refers back"),
-        ("@Generable struct A { var s: String ", "unterminated"),
         ("@Generable struct A { let kind: String = \"fixed\" }", "initial value"),
         ("@Generable struct A { @Guide(.constant(\"x\")) var s: String }", "guide .constant"),
         ("@Generable struct A { var s: String?? }", "`??`"),

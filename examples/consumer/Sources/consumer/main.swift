@@ -38,6 +38,28 @@ for profile in [apple, local] {
     print("    the chunks rebuild the text byte for byte: \(rebuilt == text)")
 }
 
+// A session's fixed cost in one call: a tool and a response schema read from
+// Swift source, the instructions, and what is left of the window per request.
+let weatherTool = """
+    struct GetWeatherTool: Tool {
+        let name = "getWeather"
+        let description = "Get the current weather for a city"
+        @Generable struct Arguments {
+            @Guide(description: "The city, e.g. Lisbon") var city: String
+        }
+    }
+    """
+let forecast = """
+    @Generable struct Forecast {
+        @Guide(description: "One sentence") var summary: String
+    }
+    """
+let (session, cost) = try TokenBudget.session(
+    profile: apple, instructions: "You answer questions about the weather.",
+    files: [("WeatherTool.swift", weatherTool), ("Forecast.swift", forecast)])
+print("  session of \(apple.name): tools \(cost.tools.map(\.name)), schema \(cost.responseSchema?.name ?? "none"): "
+      + "fixed ≈\(session.fixed), room ≈\(session.room) tokens per request")
+
 // Summariser: the shared engine end to end with the offline extractive backend.
 let engine = try SummaryEngine(backend: ExtractiveBackend(), configuration: .init(profile: local))
 let run = try await engine.summarise(text)
