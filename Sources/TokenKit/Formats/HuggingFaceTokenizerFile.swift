@@ -180,7 +180,7 @@ enum HuggingFaceTokenizerFile {
                 case .string(let s):
                     text.append(contentsOf: s.utf8)
                     guard let space = text.firstIndex(of: 0x20) else {
-                        throw ModelFileError.malformed(path: path, reason: "merge \(rank + 1) \(String(decoding: text, as: UTF8.self).debugDescription) is not two tokens separated by a space")
+                        throw GGUFFile.mergeWithoutSeparator(path: path, rank: rank, merge: text)
                     }
                     text.remove(at: space)
                     split = space
