@@ -189,6 +189,36 @@ extension OpenModels {
             #expect(Self.error(loading: try Self.write(written.bytes()))?.contains("merge 1 \"a \" is not two tokens") == true)
         }
 
+        /// A `pre_tokenizer` or `normalizer` beyond 64 components is refused
+        /// by name: 3,000 Split steps ended the process with SIGSEGV (a level
+        /// of recursion per step when text was split).
+        @Test func pipelinesOfMoreThanSixtyFourComponentsAreRefused() throws {
+            func load(_ section: String, _ value: String) throws -> (message: String?, tokenizer: Tokenizer?) {
+                let json = #"{"\#(section)": \#(value), "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "1": 3}, "merges": ["a b"]}}"#
+                let url = try Self.write(Array(json.utf8), name: "tokenizer.json")
+                defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+                do { return (nil, try Tokenizer.load(contentsOf: url)) } catch { return ("\(error)", nil) }
+            }
+            func sequence(_ count: Int, of step: String, key: String = "pretokenizers") -> String {
+                #"{"type": "Sequence", "\#(key)": ["# + Array(repeating: step, count: count).joined(separator: ", ") + "]}"
+            }
+            let split = #"{"type": "Split", "pattern": {"String": "1"}, "behavior": "Isolated"}"#
+            let atTheLimit = try load("pre_tokenizer", sequence(63, of: split))
+            #expect(atTheLimit.message == nil, "\(atTheLimit.message ?? "")")
+            #expect(atTheLimit.tokenizer?.encodeOrdinary("ab1ab") == [2, 3, 2])
+            let flat = try load("pre_tokenizer", sequence(3_000, of: split)).message
+            #expect(flat?.contains("its pre_tokenizer has more than 64 components (Sequence entries, nested ones counted)") == true, "\(flat ?? "loaded")")
+            var nested = split
+            for _ in 0..<200 { nested = sequence(1, of: nested) }
+            let deep = try load("pre_tokenizer", nested).message
+            #expect(deep?.contains("its pre_tokenizer has more than 64 components") == true, "\(deep ?? "loaded")")
+            var normalizer = #"{"type": "NFC"}"#
+            for _ in 0..<200 { normalizer = sequence(1, of: normalizer, key: "normalizers") }
+            let normalizers = try load("normalizer", normalizer).message
+            #expect(normalizers?.contains("its normalizer has more than 64 components") == true, "\(normalizers ?? "loaded")")
+            #expect(try load("normalizer", sequence(3_000, of: #"{"type": "NFC"}"#, key: "normalizers")).message?.contains("more than 64") == true)
+        }
+
         /// Ids are positions in the token list; one past the tables' limit is
         /// refused by name, where it used to be dropped without a word.
         @Test func tooManyTokensAreRefused() throws {
