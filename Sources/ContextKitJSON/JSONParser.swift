@@ -19,9 +19,16 @@
 /// Both skip a UTF-8 byte order mark at the start (RFC 8259 §8.1 allows it),
 /// refuse lone surrogate escapes (`"\ud800"` names no character), refuse a
 /// number beyond a `Double`'s range (`1e400`; RFC 8259 §6 lets a reader set
-/// limits), and nest at most 512 arrays and objects. Both accept a key given
-/// twice: `OrderedJSON` keeps both members in order and its subscript returns
-/// the first.
+/// limits), and nest at most 512 arrays and objects.
+///
+/// A key given twice in one object takes its last value, as Python's `json`
+/// (and so the OpenAI-compatible servers whose bills are counted) does:
+/// `{"text": "one", "text": "two"}` reads as `{"text": "two"}`. The member
+/// keeps the position of the key's first appearance, as a Python `dict`
+/// does when a key is set again, so `{"a": 1, "b": 2, "a": 3}` reads as
+/// `{"a": 3, "b": 2}`: the key order a server re-encodes, which is what a
+/// schema's token count depends on. Every object the parser returns
+/// therefore has each key once.
 public struct JSONParser {
     /// Nesting beyond this is refused rather than risking the stack.
     public static let maximumDepth = 512
@@ -103,6 +110,7 @@ public struct JSONParser {
         try enterContainer()
         index += 1
         var members: [JSONMember] = []
+        var keyPositions: [String: Int] = [:]
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
@@ -123,7 +131,12 @@ public struct JSONParser {
             if key == omitted {
                 try skipValue()
             } else {
-                members.append(JSONMember(key, try parseValue()))
+                let value = try parseValue()
+                if let earlier = position(of: key, in: members, index: &keyPositions) {
+                    members[earlier].value = value
+                } else {
+                    members.append(JSONMember(key, value))
+                }
             }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
@@ -132,6 +145,28 @@ public struct JSONParser {
         }
         depth -= 1
         return .object(members)
+    }
+
+    /// Objects up to this many members look a key up by comparing it with
+    /// each earlier one (no hashing, no allocation: most objects of a request
+    /// or a JSONL record are this small); a larger one, such as a
+    /// tokenizer.json vocabulary of 150,000 entries, by a dictionary.
+    private static let linearKeySearchLimit = 16
+
+    /// Where `key` already stands in `members`, if it does. `index` is empty
+    /// until `members` outgrows `linearKeySearchLimit`, then holds every
+    /// member's position; the caller appends `key` when this returns nil.
+    private func position(of key: String, in members: [JSONMember], index: inout [String: Int]) -> Int? {
+        if members.count < Self.linearKeySearchLimit {
+            return members.firstIndex { $0.key == key }
+        }
+        if index.isEmpty {
+            index.reserveCapacity(members.count * 2)
+            for (position, member) in members.enumerated() { index[member.key] = position }
+        }
+        if let earlier = index[key] { return earlier }
+        index[key] = members.count
+        return nil
     }
 
     private mutating func parseArray() throws(JSONParseError) -> OrderedJSON {

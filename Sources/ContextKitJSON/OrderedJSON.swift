@@ -4,10 +4,11 @@
 ///
 /// Key order changes how a schema tokenizes (`"type":"string","description"`
 /// merges differently from the reverse), and Apple's `x-order` relies on it,
-/// so objects are ordered member lists, not dictionaries (a list also keeps a
-/// key given twice, as it was written, and is cheap to build for the
-/// 150,000 entries of a tokenizer.json vocabulary, which are walked in order,
-/// never looked up). Numbers keep their literal text so that `3` stays `3`, `0.50`
+/// so objects are ordered member lists, not dictionaries (a list is cheap to
+/// build for the 150,000 entries of a tokenizer.json vocabulary, which are
+/// walked in order, never looked up). `JSONParser` gives each key once (a
+/// repeated key's last value, at its first position); a value built in code
+/// that repeats a key is looked up as the parser would have read it: the last. Numbers keep their literal text so that `3` stays `3`, `0.50`
 /// stays `0.50` and an integer beyond `Int64` keeps its digits when re-encoded.
 public enum OrderedJSON: Equatable, Sendable {
     /// `null`.
@@ -45,10 +46,11 @@ public enum OrderedJSON: Equatable, Sendable {
     /// The string, or null for `nil`.
     public static func optional(_ value: String?) -> OrderedJSON { value.map(OrderedJSON.string) ?? .null }
 
-    /// The value of `key` when this is an object that has it (the first one, if repeated).
+    /// The value of `key` when this is an object that has it (the last one, if
+    /// repeated, as `JSONParser` reads a repeated key).
     public subscript(key: String) -> OrderedJSON? {
         guard case let .object(members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        return members.last { $0.key == key }?.value
     }
 
     /// The members, when this is an object.
@@ -94,10 +96,11 @@ public enum OrderedJSON: Equatable, Sendable {
         return .object(members.filter { $0.key != key })
     }
 
-    /// The object with `key` set to `value`: replaced in place if present, appended otherwise.
+    /// The object with `key` set to `value`: replaced in place if present (the
+    /// last, if repeated), appended otherwise.
     public func setting(_ key: String, to value: OrderedJSON) -> OrderedJSON {
         guard case var .object(members) = self else { return self }
-        if let index = members.firstIndex(where: { $0.key == key }) {
+        if let index = members.lastIndex(where: { $0.key == key }) {
             members[index].value = value
         } else {
             members.append(JSONMember(key, value))
@@ -119,7 +122,7 @@ public enum OrderedJSON: Equatable, Sendable {
 
     /// One step of a path into nested JSON.
     public enum PathStep: Equatable, Hashable, Sendable {
-        /// The member of an object with this key (the first, if repeated).
+        /// The member of an object with this key (the last, if repeated).
         case key(String)
         /// The element of an array at this position, from 0.
         case index(Int)
@@ -148,7 +151,7 @@ public enum OrderedJSON: Equatable, Sendable {
         guard let step = path.first else { return transform(self) }
         switch (step, self) {
         case let (.key(key), .object(members)):
-            guard let position = members.firstIndex(where: { $0.key == key }) else { return self }
+            guard let position = members.lastIndex(where: { $0.key == key }) else { return self }
             var members = members
             if let updated = members[position].value.updating(at: path.dropFirst(), transform) {
                 members[position].value = updated

@@ -73,14 +73,20 @@ enum ContextKitJSONFuzzProperties {
         guard let value = try? JSONParser.parse(text) else {
             return "Foundation accepts what JSONParser refuses, and not only for trailing commas or numbers beyond a Double"
         }
-        if rewroteNumbers, !repeatsAKey(value) { return "Foundation accepts a number beyond a Double's range outside a repeated key" }
+        if rewroteNumbers, keeps(numberMarker, in: value) { return "Foundation accepts a number beyond a Double's range outside a repeated key" }
         return nil
     }
+
+    /// What `withoutWhatOnlyFoundationTakes` writes for a number beyond a
+    /// `Double`'s range: a literal no fuzzed text holds, so whether one is
+    /// still in the parsed value says whether a later member of its key
+    /// replaced it (the one place Foundation never converts it).
+    static let numberMarker = "0e-987654321"
 
     /// `bytes` without what Foundation takes and `JSONParser` refuses by
     /// design, one after the other, until `JSONParser` accepts the text or
     /// refuses it for another reason: each trailing comma is removed, and
-    /// each number beyond a `Double`'s range becomes 0 (Foundation converts
+    /// each number beyond a `Double`'s range becomes `numberMarker` (Foundation converts
     /// a number only when it keeps its member, so it overlooks one that a
     /// later member of the same key replaces); `rewroteNumbers` says whether
     /// there was such a number.
@@ -96,7 +102,7 @@ enum ContextKitJSONFuzzProperties {
                     text.remove(at: comma)
                 } else if error.reason.hasPrefix("the number"), error.reason.contains("too large") {
                     let end = text[error.byteOffset...].firstIndex { !"0123456789+-.eE".utf8.contains($0) } ?? text.endIndex
-                    text.replaceSubrange(error.byteOffset..<end, with: [UInt8(ascii: "0")])
+                    text.replaceSubrange(error.byteOffset..<end, with: Array(numberMarker.utf8))
                     rewroteNumbers = true
                 } else {
                     return (text, rewroteNumbers)
@@ -105,11 +111,12 @@ enum ContextKitJSONFuzzProperties {
         }
     }
 
-    /// Whether an object in `value` has a key twice.
-    static func repeatsAKey(_ value: OrderedJSON) -> Bool {
+    /// Whether `value` holds the number literal `literal` anywhere.
+    static func keeps(_ literal: String, in value: OrderedJSON) -> Bool {
         switch value {
-        case let .object(members): return Set(members.map(\.key)).count < members.count || members.contains { repeatsAKey($0.value) }
-        case let .array(elements): return elements.contains(where: repeatsAKey)
+        case let .number(text): return text == literal
+        case let .object(members): return members.contains { keeps(literal, in: $0.value) }
+        case let .array(elements): return elements.contains { keeps(literal, in: $0) }
         default: return false
         }
     }

@@ -125,10 +125,32 @@ import Testing
         #expect(fromBuffer == (try JSONParser.parse(bytes)))
     }
 
-    @Test func aKeyGivenTwiceIsKeptTwiceAndTheFirstIsLookedUp() throws {
-        let value = try JSONParser.parse(#"{"a": 1, "a": 2}"#)
-        #expect(value.members == [JSONMember("a", .number("1")), JSONMember("a", .number("2"))])
-        #expect(value["a"] == .number("1"))
+    @Test func aKeyGivenTwiceTakesItsLastValueAtItsFirstPosition() throws {
+        // The issue's case: Python's json and OpenAI's server count "two two two".
+        let text = try JSONParser.parse(#"{"text":"one","text":"two two two"}"#)
+        #expect(text.members == [JSONMember("text", .string("two two two"))])
+        #expect(text["text"] == .string("two two two"))
+        // Where a Python dict keeps the key: first position, last value.
+        let value = try JSONParser.parse(#"{"a": 1, "b": 2, "a": 3, "a": {"c": [], "c": true}}"#)
+        #expect(value.members == [JSONMember("a", .object([JSONMember("c", .bool(true))])), JSONMember("b", .number("2"))])
+    }
+
+    @Test func aKeyRepeatedInALargeObjectTakesItsLastValue() throws {
+        // Beyond the objects whose keys are compared one by one: a vocabulary-sized one.
+        let keys = (0..<40).map { "\"k\($0)\": \($0)" }
+        let value = try JSONParser.parse("{" + (keys + [#""k3": "late", "k39": "later", "k40": 40"#]).joined(separator: ", ") + "}")
+        let members = try #require(value.members)
+        #expect(members.count == 41)
+        #expect(members[3] == JSONMember("k3", .string("late")))
+        #expect(members[39] == JSONMember("k39", .string("later")))
+        #expect(members[40] == JSONMember("k40", .number("40")))
+        #expect(members.filter { $0.key == "k3" }.count == 1)
+    }
+
+    @Test func aValueBuiltWithARepeatedKeyIsLookedUpAsTheParserReadsIt() {
+        let built = OrderedJSON.object([JSONMember("a", .number("1")), JSONMember("a", .number("2"))])
+        #expect(built["a"] == .number("2"))
+        #expect(built.value(at: [.key("a")]) == .number("2"))
     }
 
     @Test func refusesDeepNestingInsteadOfOverflowingTheStack() {

@@ -21,25 +21,16 @@ package struct ChunkReader {
         package var text: UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: count)
         }
-        /// The mapped file the chunk is a slice of; nil when it owns a buffer.
-        let mapping: MappedFile?
-
-        init(bytes: UnsafeMutableRawBufferPointer, count: Int, isLast: Bool, mapping: MappedFile? = nil) {
+        init(bytes: UnsafeMutableRawBufferPointer, count: Int, isLast: Bool) {
             self.bytes = bytes
             self.count = count
             self.isLast = isLast
-            self.mapping = mapping
         }
 
         /// Frees the buffer (it comes from `malloc`, so that it could grow with
-        /// `realloc`); a slice of a mapped file hands its pages back instead,
-        /// so memory stays at the chunks in flight however large the file.
+        /// `realloc`), so memory stays at the chunks in flight however large the file.
         package func release() {
-            if let mapping {
-                if let base = bytes.baseAddress { mapping.release(base, count) }
-            } else {
-                free(bytes.baseAddress)
-            }
+            free(bytes.baseAddress)
         }
     }
 
@@ -78,7 +69,6 @@ package struct ChunkReader {
     /// The next chunk, or nil after the last one. An empty input gives one empty last chunk.
     package mutating func next() throws -> Chunk? {
         guard !finished else { return nil }
-        if let mapping = source.mapping { return nextSlice(of: mapping) }
         while true {
             let wanted = carryCount + nextRead
             nextRead = blockSize
@@ -141,29 +131,6 @@ package struct ChunkReader {
             offset += cut
             return chunk
         }
-    }
-
-    /// The next chunk of a mapped file: the same cuts as reading it in blocks
-    /// would make (a block at a time, cut at the last safe place, a stretch
-    /// without one extended by a block and never tested twice), with no copy.
-    private mutating func nextSlice(of mapping: MappedFile) -> Chunk {
-        let base = UnsafeMutableRawPointer(mutating: mapping.base) + offset
-        let left = mapping.count - offset
-        var window = min(blockSize, left)
-        var notBefore = 1
-        while window < left {
-            let text = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: window)
-            work.positionsTested += max(0, window - 2 - notBefore)
-            if let cut = boundary?.lastSafe(in: text, before: window - 2, notBefore: notBefore) {
-                offset += cut
-                return Chunk(bytes: UnsafeMutableRawBufferPointer(start: base, count: cut), count: cut, isLast: false, mapping: mapping)
-            }
-            notBefore = max(1, window - 2)
-            window = min(window + blockSize, left)
-        }
-        finished = true
-        offset += left
-        return Chunk(bytes: UnsafeMutableRawBufferPointer(start: base, count: left), count: left, isLast: true, mapping: mapping)
     }
 
     /// Gives the buffer away as a chunk of its first `count` bytes.

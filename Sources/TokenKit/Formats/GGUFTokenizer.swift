@@ -146,10 +146,9 @@ extension GGUFFile {
         let pairs = PairTable(capacity: merges.count)
         var bytes: [UInt8] = []
         var rank: UInt32 = 0
-        forEachString(merges) { merge in
+        try forEachString(merges) { merge in
             defer { rank += 1 }
-            // llama.cpp splits at the first space after the first byte.
-            guard merge.count > 2, let space = merge.indices.dropFirst().first(where: { merge[$0] == 0x20 }) else { return }
+            let space = try mergeSeparator(merge, rank: rank)
             bytes.removeAll(keepingCapacity: true)
             guard ByteLevelAlphabet.decode(UnsafeRawBufferPointer(rebasing: merge[..<space]), into: &bytes) else { return }
             let split = bytes.count
@@ -157,6 +156,30 @@ extension GGUFFile {
             bytes.withUnsafeBufferPointer { Self.insertMerge($0, split: split, rank: rank, vocabulary, pairs) }
         }
         return pairs
+    }
+
+    /// Where merge `rank` of `tokenizer.ggml.merges` divides: its first space
+    /// after the first byte, as llama.cpp splits it.
+    ///
+    /// - Throws: `ModelFileError.malformed` when there is none. llama.cpp
+    ///   keeps such a merge as a pair of empty tokens that never applies, so a
+    ///   file whose separators were lost (a bad conversion or edit) loads and
+    ///   counts silently wrong: gpt-2's vocabulary without them counted 2,898
+    ///   tokens where it counts 801. A tokenizer.json merge is refused the same way.
+    private func mergeSeparator(_ merge: UnsafeRawBufferPointer, rank: UInt32) throws -> Int {
+        guard merge.count > 2, let space = merge.indices.dropFirst().first(where: { merge[$0] == 0x20 }), space < merge.count - 1 else {
+            throw Self.mergeWithoutSeparator(path: path, rank: Int(rank), merge: merge)
+        }
+        return space
+    }
+
+    /// The one message for a merge that is not two tokens separated by a
+    /// space, in a GGUF or a tokenizer.json; `rank` counts from 0 and the
+    /// message from 1, as a person numbers the list.
+    static func mergeWithoutSeparator(path: String, rank: Int, merge: some Collection<UInt8>) -> ModelFileError {
+        // A hostile merge can be megabytes long: quote its start only.
+        let shown = String(decoding: merge.prefix(48), as: UTF8.self).debugDescription + (merge.count > 48 ? "…" : "")
+        return .malformed(path: path, reason: "merge \(rank + 1) \(shown) is not two tokens separated by a space (the separators of the merge list were lost)")
     }
 
     /// Adds the merge of `text[..<split]` and `text[split...]`, if both and their
@@ -254,10 +277,9 @@ extension GGUFFile {
         guard merges.elementType == .string else { throw ModelFileError.malformed(path: path, reason: "tokenizer.ggml.merges is not an array of strings") }
         let pairs = PairTable(capacity: merges.count)
         var rank: UInt32 = 0
-        forEachString(merges) { merge in
+        try forEachString(merges) { merge in
             defer { rank += 1 }
-            // llama.cpp splits at the first space after the first byte; the halves are raw UTF-8.
-            guard merge.count > 2, let space = merge.indices.dropFirst().first(where: { merge[$0] == 0x20 }) else { return }
+            let space = try mergeSeparator(merge, rank: rank)   // the halves are raw UTF-8
             var bytes = Array(merge[..<space])
             let split = bytes.count
             bytes.append(contentsOf: merge[(space + 1)...])

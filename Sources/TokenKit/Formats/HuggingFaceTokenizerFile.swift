@@ -29,6 +29,14 @@ enum HuggingFaceTokenizerFile {
 
     /// The model types `tokenizer.json` can name, and what ContextKit does with them.
     static let supportedModels = ["BPE (byte-level, or SentencePiece-style with byte fallback)", "WordPiece (BERT)", "Unigram"]
+    /// The most components (`Sequence` entries counted, nested ones too) a
+    /// `pre_tokenizer` or a `normalizer` may have. Each pre-tokenizer step is a
+    /// level of recursion when text is split, and a file of 3,000 steps ended
+    /// the process with SIGSEGV; the tokenizer.json files on this machine
+    /// have at most 3 per section and the largest known (DeepSeek's) 7, so 64
+    /// refuses only what no trained tokenizer is.
+    static let maximumComponents = 64
+
     static let supportedPreTokenizers = ["Sequence", "Split", "ByteLevel", "Digits", "Punctuation", "Metaspace", "Whitespace", "WhitespaceSplit", "BertPreTokenizer"]
 
     /// Adds `added_tokens`: special ones are control tokens (plain text unless
@@ -180,7 +188,7 @@ enum HuggingFaceTokenizerFile {
                 case .string(let s):
                     text.append(contentsOf: s.utf8)
                     guard let space = text.firstIndex(of: 0x20) else {
-                        throw ModelFileError.malformed(path: path, reason: "merge \(rank + 1) \(String(decoding: text, as: UTF8.self).debugDescription) is not two tokens separated by a space")
+                        throw GGUFFile.mergeWithoutSeparator(path: path, rank: rank, merge: text)
                     }
                     text.remove(at: space)
                     split = space
@@ -207,7 +215,23 @@ enum HuggingFaceTokenizerFile {
             return pairs
         }
 
+        /// The `normalizer` section as one normalizer.
+        ///
+        /// - Throws: `ModelFileError.malformed` beyond `maximumComponents`
+        ///   components, or what a component that cannot be read throws.
         func normalizer(_ n: OrderedJSON) throws -> Normalizer {
+            var components = 0
+            return try normalizer(n, counting: &components)
+        }
+
+        /// The error for a section of more than `maximumComponents` components.
+        private func tooManyComponents(_ section: String) -> ModelFileError {
+            .malformed(path: path, reason: "its \(section) has more than \(HuggingFaceTokenizerFile.maximumComponents) components (Sequence entries, nested ones counted), where real tokenizers have fewer than 10")
+        }
+
+        private func normalizer(_ n: OrderedJSON, counting components: inout Int) throws -> Normalizer {
+            components += 1
+            guard components <= HuggingFaceTokenizerFile.maximumComponents else { throw tooManyComponents("normalizer") }
             let type = n["type"]?.stringValue ?? "?"
             switch type {
             case "NFC": return .nfc
@@ -227,7 +251,7 @@ enum HuggingFaceTokenizerFile {
                 }
                 return .replace(pattern: Array(literal.utf8), content: Array((n["content"]?.stringValue ?? "").utf8))
             case "Sequence":
-                return .sequence(try (n["normalizers"]?.elements ?? []).map(normalizer))
+                return .sequence(try (n["normalizers"]?.elements ?? []).map { try normalizer($0, counting: &components) })
             case "BertNormalizer":
                 return .bert(BertNormalizer(cleanText: n["clean_text"]?.boolValue ?? true, handleChineseChars: n["handle_chinese_chars"]?.boolValue ?? true,
                                             stripAccents: n["strip_accents"]?.boolValue, lowercase: n["lowercase"]?.boolValue ?? true))
@@ -243,9 +267,17 @@ enum HuggingFaceTokenizerFile {
             /// the whole text when they come first (prefix space, `▁` for spaces).
             var normalizers: [Normalizer] = []
             var byteLevel = false
+            /// The components read so far, `Sequence` entries included.
+            var components = 0
         }
 
+        /// Adds what the `pre_tokenizer` component `p` does to `parts`.
+        ///
+        /// - Throws: `ModelFileError.malformed` beyond `maximumComponents`
+        ///   components, or what a component that cannot be read throws.
         func preTokenizer(_ p: OrderedJSON, into parts: inout PreTokenizerParts) throws {
+            parts.components += 1
+            guard parts.components <= HuggingFaceTokenizerFile.maximumComponents else { throw tooManyComponents("pre_tokenizer") }
             let type = p["type"]?.stringValue ?? "?"
             let first = parts.steps.isEmpty
             switch type {

@@ -202,11 +202,7 @@ struct RegexSplitter: @unchecked Sendable {
 
     init(pattern: String) throws {
         self.pattern = pattern
-        do {
-            regex = try NSRegularExpression(pattern: RegexPreTokenizer.icuPattern(for: pattern))
-        } catch {
-            throw TokenKitError.invalidPattern(pattern: pattern, reason: "\(error)")
-        }
+        regex = try RegexPreTokenizer.compile(pattern)
     }
 
     /// `(start, end, isMatch)` spans tiling `base[from..<to]`. The piece is

@@ -48,12 +48,12 @@ final class MemorySource: ByteSource {
         }
     }
 
-    /// A regular file is counted in place from its mapping; the counts,
-    /// statistics and overflow points are those of the same bytes read in
-    /// small chunks, including a file that ends inside a UTF-8 character,
-    /// an empty file and a file with no safe cut at all.
+    /// A regular file read from disk counts as the same bytes read in small
+    /// chunks: the counts, statistics and overflow points, including a file
+    /// that ends inside a UTF-8 character, an empty file and a file with no
+    /// safe cut at all.
     @Test(arguments: ["fuzz", "cut character", "empty", "one piece", "one byte"])
-    func mappedFileCountsAsChunkedReads(kind: String) throws {
+    func aFileCountsAsTheSameBytesInChunks(kind: String) throws {
         let tokenizer = try Tokenizer.named("cl100k_base")
         var fuzz = TextFuzz(seed: 11)
         var bytes: [UInt8]
@@ -64,10 +64,9 @@ final class MemorySource: ByteSource {
         case "one piece": bytes = Array(repeating: UInt8(ascii: "x"), count: 5000)
         default: bytes = [0x41]
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(UUID().uuidString).txt")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("read-\(UUID().uuidString).txt")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        #expect((try FileByteSource(path: url.path, mappingFrom: 1).mapping != nil) == !bytes.isEmpty)
 
         func count(_ open: @escaping () throws -> ByteSource) throws -> StreamCount {
             let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2, blockSize: 256)
@@ -77,12 +76,80 @@ final class MemorySource: ByteSource {
             }
             return try #require(result)
         }
-        let mapped = try count { try FileByteSource(path: url.path, mappingFrom: 1) }
+        let file = try count { try FileByteSource(path: url.path) }
         let chunked = try count { MemorySource(bytes) }
-        #expect(mapped.proxyTokens == chunked.proxyTokens)
-        #expect(mapped.stats == chunked.stats)
-        #expect(mapped.firstTokenPast == chunked.firstTokenPast)
-        bytes.withUnsafeBufferPointer { #expect(mapped.proxyTokens == tokenizer.count(utf8: $0)) }
+        #expect(file.proxyTokens == chunked.proxyTokens)
+        #expect(file.stats == chunked.stats)
+        #expect(file.firstTokenPast == chunked.firstTokenPast)
+        bytes.withUnsafeBufferPointer { #expect(file.proxyTokens == tokenizer.count(utf8: $0)) }
+    }
+
+    /// A file that ends before the size it had when opened (another process
+    /// truncated it) is an error naming both sizes, not a smaller count.
+    @Test func aFileThatShrinksWhileReadIsAnError() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shrinks-\(UUID().uuidString).txt")
+        try Data(repeating: UInt8(ascii: "a"), count: 10_000).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let source = try FileByteSource(path: url.path)
+        var buffer = [UInt8](repeating: 0, count: 4_000)
+        #expect(try buffer.withUnsafeMutableBytes { try source.read(into: $0) } == 4_000)
+        #expect(truncate(url.path, 6_000) == 0)
+        #expect(try buffer.withUnsafeMutableBytes { try source.read(into: $0) } == 2_000)
+        #expect(throws: InputError(path: url.path, reason: "the file shrank to 6,000 bytes while it was being counted (it had 10,000 bytes when opened); "
+                                   + "count it again once nothing is writing to it")) {
+            try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+        }
+    }
+
+    /// `tokcount a.txt f b.txt` with `f` cut from 300 to 150 MB mid-run ended
+    /// with SIGBUS when large files were mapped, and a.txt and b.txt were
+    /// lost. Here `f` (2 MiB, past the old 1 MiB mapping threshold) is cut in
+    /// half once it is open and again after its first block: its outcome is
+    /// the error, and the inputs around it are counted.
+    @Test func aFileTruncatedWhileCountedFailsAloneAndTheOthersAreCounted() throws {
+        let tokenizer = try Tokenizer.named("cl100k_base")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("truncated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let line = Array("a line of text that is counted while the file is cut short\n".utf8)
+        let big = Array((0..<(2 << 20) / line.count + 1).lazy.flatMap { _ in line })
+        let paths = ["a.txt", "f.txt", "b.txt"].map { dir.appendingPathComponent($0).path }
+        try Data("before\n".utf8).write(to: URL(fileURLWithPath: paths[0]))
+        try Data(big).write(to: URL(fileURLWithPath: paths[1]))
+        try Data("after\n".utf8).write(to: URL(fileURLWithPath: paths[2]))
+
+        /// Cuts the file to `sizes[k]` before its `k`th read.
+        final class Truncating: ByteSource {
+            let inner: FileByteSource
+            let path: String
+            var sizes: [Int: Int]
+            var reads = 0
+            init(path: String, sizes: [Int: Int]) throws {
+                inner = try FileByteSource(path: path)
+                self.path = path
+                self.sizes = sizes
+            }
+            func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+                if let size = sizes[reads] { truncate(path, off_t(size)) }
+                reads += 1
+                return try inner.read(into: buffer)
+            }
+        }
+        let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2, blockSize: 64 << 10)
+        var outcomes: [Int: StreamOutcome] = [:]
+        counter.run(paths.enumerated().map { i, path in
+            StreamCounter.Input(limit: nil, refuseBinary: true, sizeHint: i == 1 ? big.count : nil) {
+                i == 1 ? try Truncating(path: path, sizes: [0: 1 << 20, 1: 100_000]) as ByteSource : try FileByteSource(path: path)
+            }
+        }) { i, outcome in outcomes[i] = outcome }
+        guard case .counted(let before) = outcomes[0], case .counted(let after) = outcomes[2] else {
+            Issue.record("a.txt and b.txt not both counted: \(outcomes)")
+            return
+        }
+        #expect(before.proxyTokens == 2)
+        #expect(after.proxyTokens == 2)
+        guard case .failed(let error) = outcomes[1] else { Issue.record("f.txt: \(String(describing: outcomes[1]))"); return }
+        #expect("\(error)".contains("f.txt: the file shrank to 100,000 bytes while it was being counted (it had 2,"), "\(error)")
     }
 
     @Test func binaryInputStopsAtTheFirstNUL() throws {

@@ -144,6 +144,81 @@ extension OpenModels {
             #expect(Self.error(loading: try Self.write(badTypes.bytes()))?.contains("token_type") == true)
         }
 
+        /// `file` (a GGUF with `tokenizer.ggml.merges`) with the space dropped
+        /// from each of its merges: the damage that once loaded and counted wrong.
+        static func droppingMergeSeparators(_ file: [UInt8]) throws -> [UInt8] {
+            let key = Array("tokenizer.ggml.merges".utf8)
+            let keyStart = try #require((0...(file.count - key.count)).first { file[$0..<($0 + key.count)].elementsEqual(key) })
+            func u64(at offset: Int) -> Int { file[offset..<(offset + 8)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            var offset = keyStart + key.count + 8                // array type, element type (9, 8)
+            let count = u64(at: offset)
+            offset += 8
+            var out = Array(file[..<offset])
+            for _ in 0..<count {
+                let length = u64(at: offset)
+                var merge = Array(file[(offset + 8)..<(offset + 8 + length)])
+                merge.removeAll { $0 == 0x20 }
+                withUnsafeBytes(of: UInt64(merge.count).littleEndian) { out += $0 }
+                out += merge
+                offset += 8 + length
+            }
+            return out + file[offset...]                         // the metadata after the merges, unchanged
+        }
+
+        /// gpt-2's vocabulary with its merges' spaces gone counted 2,898 tokens
+        /// where it counts 801; it is refused now, in the words a tokenizer.json
+        /// with the same damage is refused in.
+        @Test func mergesWithoutTheirSpaceAreRefusedInAGGUFAsInATokenizerJSON() throws {
+            let intact = [UInt8](try Data(contentsOf: OpenModelFixtures.ggufFolder.appendingPathComponent("ggml-vocab-gpt-2.gguf")))
+            #expect(Self.error(loading: try Self.write(intact)) == nil)
+            let damaged = try Self.write(try Self.droppingMergeSeparators(intact))
+            defer { try? FileManager.default.removeItem(at: damaged.deletingLastPathComponent()) }
+            let message = try #require(Self.error(loading: damaged))
+            #expect(message.contains(#"merge 1 "Ġt" is not two tokens separated by a space"#), "\(message)")
+
+            var written = GGUFWriter.byteLevel()
+            written.entries[written.entries.firstIndex { $0.0 == "tokenizer.ggml.merges" }!].1 = .strings(["a b", "ab"])
+            let gguf = try #require(Self.error(loading: try Self.write(written.bytes())))
+            #expect(gguf.contains(#"merge 2 "ab" is not two tokens separated by a space"#), "\(gguf)")
+            let json = #"{"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b", "ab"]}}"#
+            let tokenizerJSON = try #require(Self.error(loading: try Self.write(Array(json.utf8), name: "tokenizer.json")))
+            #expect(tokenizerJSON.contains(#"merge 2 "ab" is not two tokens separated by a space"#), "\(tokenizerJSON)")
+            #expect(gguf.split(separator: ":").dropFirst() == tokenizerJSON.split(separator: ":").dropFirst(), "one message for both formats")
+            // A merge whose second token is missing is the same damage.
+            written.entries[written.entries.firstIndex { $0.0 == "tokenizer.ggml.merges" }!].1 = .strings(["a "])
+            #expect(Self.error(loading: try Self.write(written.bytes()))?.contains("merge 1 \"a \" is not two tokens") == true)
+        }
+
+        /// A `pre_tokenizer` or `normalizer` beyond 64 components is refused
+        /// by name: 3,000 Split steps ended the process with SIGSEGV (a level
+        /// of recursion per step when text was split).
+        @Test func pipelinesOfMoreThanSixtyFourComponentsAreRefused() throws {
+            func load(_ section: String, _ value: String) throws -> (message: String?, tokenizer: Tokenizer?) {
+                let json = #"{"\#(section)": \#(value), "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2, "1": 3}, "merges": ["a b"]}}"#
+                let url = try Self.write(Array(json.utf8), name: "tokenizer.json")
+                defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+                do { return (nil, try Tokenizer.load(contentsOf: url)) } catch { return ("\(error)", nil) }
+            }
+            func sequence(_ count: Int, of step: String, key: String = "pretokenizers") -> String {
+                #"{"type": "Sequence", "\#(key)": ["# + Array(repeating: step, count: count).joined(separator: ", ") + "]}"
+            }
+            let split = #"{"type": "Split", "pattern": {"String": "1"}, "behavior": "Isolated"}"#
+            let atTheLimit = try load("pre_tokenizer", sequence(63, of: split))
+            #expect(atTheLimit.message == nil, "\(atTheLimit.message ?? "")")
+            #expect(atTheLimit.tokenizer?.encodeOrdinary("ab1ab") == [2, 3, 2])
+            let flat = try load("pre_tokenizer", sequence(3_000, of: split)).message
+            #expect(flat?.contains("its pre_tokenizer has more than 64 components (Sequence entries, nested ones counted)") == true, "\(flat ?? "loaded")")
+            var nested = split
+            for _ in 0..<200 { nested = sequence(1, of: nested) }
+            let deep = try load("pre_tokenizer", nested).message
+            #expect(deep?.contains("its pre_tokenizer has more than 64 components") == true, "\(deep ?? "loaded")")
+            var normalizer = #"{"type": "NFC"}"#
+            for _ in 0..<200 { normalizer = sequence(1, of: normalizer, key: "normalizers") }
+            let normalizers = try load("normalizer", normalizer).message
+            #expect(normalizers?.contains("its normalizer has more than 64 components") == true, "\(normalizers ?? "loaded")")
+            #expect(try load("normalizer", sequence(3_000, of: #"{"type": "NFC"}"#, key: "normalizers")).message?.contains("more than 64") == true)
+        }
+
         /// Ids are positions in the token list; one past the tables' limit is
         /// refused by name, where it used to be dropped without a word.
         @Test func tooManyTokensAreRefused() throws {

@@ -175,5 +175,10 @@ struct TekkenFileTests {
         config["pattern"] = "(unclosed"
         root["config"] = config
         #expect(Self.refusal(try JSONSerialization.data(withJSONObject: root)).contains("config.pattern does not compile"))
+        // 82 bytes took 38 s through this pattern; it is refused when the file is read.
+        config["pattern"] = "(a*)*b"
+        root["config"] = config
+        let refusal = Self.refusal(try JSONSerialization.data(withJSONObject: root))
+        #expect(refusal.contains("config.pattern does not compile") && refusal.contains("(a*)* repeats a group that matches the same text in more than one way"), "\(refusal)")
     }
 }

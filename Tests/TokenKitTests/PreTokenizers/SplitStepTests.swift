@@ -50,6 +50,36 @@ extension OpenModels {
             }
         }
 
+        /// A pattern that repeats without bound a group that can match the
+        /// same text in several ways (`(a*)*b` made 82 bytes take 38 s in ICU)
+        /// is refused when the tokenizer is read, naming the construct; every
+        /// pattern tokenizers use still compiles, llama.cpp's nested
+        /// `(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+` included.
+        @Test func patternsThatRepeatAnAmbiguousGroupAreRefused() throws {
+            for (pattern, construct) in [("(a*)*b", "(a*)*"), ("(a+)+b", "(a+)+"), ("x(?:y+z?)+", "(?:y+z?)+"), ("((a)+)+", "((a)+)+"),
+                                         ("(a{2,})*?", "(a{2,})*"), ("(a+){1,}", "(a+){1,}"), ("(a|b?)+c", "(a|b?)+"), ("(?:x*|y)*", "(?:x*|y)*"),
+                                         ("((a*)?)*", "((a*)?)*"), (#"(\s*$)+"#, #"(\s*$)+"#)] {
+                for compile in [{ _ = try RegexSplitter(pattern: pattern) }, { _ = try RegexPreTokenizer(pattern: pattern) }] {
+                    do {
+                        try compile()
+                        Issue.record("\(pattern) compiled")
+                    } catch {
+                        #expect("\(error)".contains("\(construct) repeats a group that matches the same text in more than one way"), "\(pattern): \(error)")
+                    }
+                }
+            }
+            let allowed = Self.nativePatterns + LlamaPreType.all.flatMap(\.patterns) + [
+                PreTokenizer.tekken.pattern, "(a*)?b", "(a+){0,3}", "(ab)+", #"(\r?\n)+"#, "(?i:'s|'t)?x+", "[(a*)]+", #"\(a+\)+"#,
+                "(a{1,3})+", "a{2}+", #"\p{L}{2,}"#, "((a+)b)*", #"(\p{L}+\s)+$"#, "(a+b+)+", #"(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+"#,
+            ]
+            for pattern in allowed {
+                #expect(throws: Never.self, "\(pattern)") { _ = try RegexSplitter(pattern: pattern) }
+            }
+            let step = try #require(try? SplitStep.split(pattern: "(?:ab)+"))
+            guard case .regex = step else { Issue.record("(?:ab)+ is not the regex path"); return }
+            #expect(throws: TokenKitError.self) { try SplitStep.split(pattern: "(a*)*b") }
+        }
+
         /// Hugging Face's documented example for `SplitDelimiterBehavior`.
         @Test func splitBehaviours() throws {
             let text = "the-final--countdown"
