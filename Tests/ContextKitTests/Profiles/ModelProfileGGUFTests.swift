@@ -70,7 +70,7 @@ import Testing
     /// Qwen2's vocabulary file with its chat template overwritten in place (same
     /// length, so the header stays valid) by `template`, padded with spaces.
     static func qwen2(withTemplate template: String, in dir: TempDir) throws -> URL {
-        let original = TestRepository.shared.appendingPathComponent("data/gguf/ggml-vocab-qwen2.gguf")
+        let original = TestRepository.gguf.appendingPathComponent("ggml-vocab-qwen2.gguf")
         var data = try Data(contentsOf: original)
         let source = try #require(try GGUFFile(contentsOf: original).chatTemplate)
         let at = try #require(data.range(of: Data(source.utf8)))
