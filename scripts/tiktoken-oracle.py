@@ -36,8 +36,15 @@ sys.path.insert(0, str(SCRIPTS))
 import fuzz_text  # noqa: E402
 import tiktoken_encodings  # noqa: E402
 
-UDHR = SCRIPTS.parent.parent / "shared" / "data" / "udhr"
+UDHR = SCRIPTS.parent / "Tests" / "Fixtures" / "udhr"
 DOCUMENTS_PER_TEXT = 1 / 20
+
+
+def udhr_paragraphs() -> list[str]:
+    """The UDHR paragraphs the samples mix in; the samples are only the seeded ones with them."""
+    if not UDHR.is_dir():
+        raise SystemExit(f"tiktoken-oracle: {UDHR} is missing; the seeded samples are made with it")
+    return fuzz_text.udhr_paragraphs(UDHR)
 
 
 def write(obj: dict) -> None:
@@ -66,7 +73,7 @@ def serve() -> None:
 def sample(count: int, seed: int, names: list[str], specials: bool) -> None:
     fuzz = fuzz_text.FuzzText(seed)
     cases = [(f"fuzz/{i:04d}", fuzz.case()) for i in range(count)]
-    paragraphs = fuzz_text.udhr_paragraphs(UDHR) if UDHR.is_dir() else []
+    paragraphs = udhr_paragraphs()
     cases += [(f"document/{i:03d}", fuzz.document(paragraphs)) for i in range(int(count * DOCUMENTS_PER_TEXT))]
     encodings = [tiktoken_encodings.load(name) for name in names]
     if not specials:
@@ -89,7 +96,7 @@ def sample(count: int, seed: int, names: list[str], specials: bool) -> None:
 
 def long_texts(count: int, seed: int, names: list[str]) -> None:
     fuzz = fuzz_text.FuzzText(seed)
-    paragraphs = fuzz_text.udhr_paragraphs(UDHR) if UDHR.is_dir() else []
+    paragraphs = udhr_paragraphs()
     encodings = [tiktoken_encodings.load(name) for name in names]
     for i in range(count):
         text = "".join(fuzz.document(paragraphs) for _ in range(40))

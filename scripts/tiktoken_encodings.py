@@ -24,10 +24,7 @@ import tiktoken  # noqa: E402
 from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-VOCAB_DIRS = (
-    REPO / "Sources" / "TokenKit" / "Resources",
-    REPO.parent / "shared" / "data" / "vocab",
-)
+VOCAB_DIRS = (REPO / "Sources" / "TokenKit" / "Resources",)
 
 # The patterns below are this version's; another version may differ.
 TIKTOKEN_VERSION = "0.14.0"
