@@ -40,8 +40,9 @@ public struct SessionSchemaCost: Sendable {
     /// All tools together as the runtime sends them, framing included (not the
     /// sum of `tools`: OpenAI's list has a fixed end, and BPE is not additive).
     public var toolsTokens: Int
-    /// Framing among `toolsTokens`, and where its figure comes from.
+    /// Framing among `toolsTokens`.
     public var toolFramingTokens: Int
+    /// Where the framing figure comes from (a measurement, a published formula, or the analogue assumed).
     public var toolFramingSource: String
     /// The tool list with every description removed (tools' own and their parameters').
     public var toolsWithoutDescriptions: Int
