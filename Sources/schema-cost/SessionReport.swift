@@ -11,10 +11,8 @@ struct SessionReport {
     let budget: TokenBudget
     let style: Style
 
-    /// `≈ 109` for an estimate, `109` for an exact count.
-    private func tokens(_ n: Int) -> String {
-        (session.isEstimate && n != 0 ? "≈ " : "") + NumberFormat.grouped(n)
-    }
+    private var format: CostFormat { CostFormat(isEstimate: session.isEstimate) }
+    private func tokens(_ n: Int) -> String { format.tokens(n) }
 
     func render() -> String {
         var out = style.bold("Session") + ": \(session.tools.count) tool\(session.tools.count == 1 ? "" : "s")"
@@ -29,14 +27,8 @@ struct SessionReport {
             rows.append(["response schema" + (schema.name.map { " \($0)" } ?? ""), tokens(schema.report.totalTokens),
                          "\(schema.source); framing \(NumberFormat.grouped(schema.report.framingTokens)): \(schema.report.framingSource)"])
         }
-        let percent = session.windowShare * 100
-        var share = (percent > 0 && percent < 0.1 ? "<0.1" : NumberFormat.decimal(percent, places: 1)) + "% of the window, every request"
-        if let bar = session.relativeError, session.totalTokens > session.framingTokens {
-            let counted = Double(session.totalTokens - session.framingTokens)
-            let low = Int((counted * (1 - bar)).rounded()) + session.framingTokens
-            let high = Int((counted * (1 + bar)).rounded()) + session.framingTokens
-            share += " (±\(Int((bar * 100).rounded()))%: \(NumberFormat.grouped(low))–\(NumberFormat.grouped(high)) tokens)"
-        }
+        let share = format.windowShare(session.windowShare, suffix: ", every request", counted: session.totalTokens - session.framingTokens,
+                                       framing: session.framingTokens, relativeError: session.relativeError)
         rows.append(["total", tokens(session.totalTokens), share])
         let table = Table(header: ["", "tokens", ""], alignRight: [false, true, false])
         out += indented(table.render(rows) { row, _, padded in row == rows.count - 1 ? style.bold(padded) : padded })

@@ -11,10 +11,8 @@ struct TextReport {
     let style: Style
     let showSchema: Bool
 
-    /// `≈ 109` for an estimate, `109` for an exact count.
-    private func tokens(_ n: Int) -> String {
-        (report.isEstimate && n != 0 ? "≈ " : "") + NumberFormat.grouped(n)
-    }
+    private var format: CostFormat { CostFormat(isEstimate: report.isEstimate) }
+    private func tokens(_ n: Int) -> String { format.tokens(n) }
 
     func render() -> String {
         let names = document.entries.compactMap(\.name)
@@ -44,13 +42,8 @@ struct TextReport {
             [schemaLabel, tokens(report.schemaTokens), report.isEstimate ? "\(tokenizer) counts \(NumberFormat.grouped(report.rawSchemaTokens))" : ""],
             ["framing", NumberFormat.grouped(report.framingTokens), report.framingSource],
         ]
-        let percent = report.windowShare * 100
-        var share = (percent > 0 && percent < 0.1 ? "<0.1" : NumberFormat.decimal(percent, places: 1)) + "% of the window"
-        if let bar = report.relativeError, report.schemaTokens > 0 {
-            let low = Int((Double(report.schemaTokens) * (1 - bar)).rounded()) + report.framingTokens
-            let high = Int((Double(report.schemaTokens) * (1 + bar)).rounded()) + report.framingTokens
-            share += " (±\(Int((bar * 100).rounded()))%: \(NumberFormat.grouped(low))–\(NumberFormat.grouped(high)) tokens)"
-        }
+        let share = format.windowShare(report.windowShare, counted: report.schemaTokens, framing: report.framingTokens,
+                                       relativeError: report.relativeError)
         rows.append(["total", tokens(report.totalTokens), share])
         let table = Table(header: ["", "tokens", ""], alignRight: [false, true, false])
         return indented(table.render(rows) { row, _, padded in row == 2 ? style.bold(padded) : padded })
