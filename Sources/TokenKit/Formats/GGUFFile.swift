@@ -116,7 +116,8 @@ public final class GGUFFile: @unchecked Sendable {
 
     // MARK: Values
 
-    /// The value of a metadata key; arrays are described, not read (see `stringArray`).
+    /// The value of a metadata key; arrays are described, not read (the
+    /// vocabulary's arrays are read where they are needed, without copying).
     public func value(forKey key: String) -> GGUFValue? {
         guard let e = entries[key] else { return nil }
         let b = file.base + e.offset
@@ -158,16 +159,6 @@ public final class GGUFFile: @unchecked Sendable {
     public func bool(forKey key: String) -> Bool? {
         if case .bool(let v)? = value(forKey: key) { return v }
         return nil
-    }
-
-    /// The elements of a string array, or `nil` if the key is absent or not an
-    /// array of strings.
-    public func stringArray(forKey key: String) -> [String]? {
-        guard let e = entries[key], e.elementType == .string else { return nil }
-        var result: [String] = []
-        result.reserveCapacity(e.count)
-        forEachString(e) { result.append(String(decoding: $0, as: UTF8.self)) }
-        return result
     }
 
     // MARK: What a model needs
@@ -216,12 +207,6 @@ public final class GGUFFile: @unchecked Sendable {
         case "gpt2": return preTokenizerName.flatMap(LlamaPreType.init(name:))?.addsBOSByDefault ?? false
         default: return false
         }
-    }
-
-    /// Whether llama.cpp appends the EOS token: the file's `tokenizer.ggml.add_eos_token`,
-    /// else true only for T5-style (Unigram) vocabularies.
-    public var addEOSToken: Bool {
-        bool(forKey: "tokenizer.ggml.add_eos_token") ?? (tokenizerModel == "t5")
     }
 
     private var defaultBOS: Int? {
