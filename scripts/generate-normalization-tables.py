@@ -4,9 +4,9 @@
 without utf8proc).
 
 The source is CPython's `unicodedata`, which carries one Unicode version per
-Python release; 3.12's is 15.0.0, the version utf8proc 2.8 and tiktoken's
-regex crate decide by. The script refuses any other version, so the tables
-can only ever be regenerated for the version the token ids are pinned to.
+Python release; 3.12's is 15.0.0, the version of utf8proc 2.8, which the
+other build uses. The script refuses any other version, so the two builds'
+normalization can only ever be regenerated to agree.
 
     PYENV_VERSION=3.12.1 scripts/generate-normalization-tables.py
 

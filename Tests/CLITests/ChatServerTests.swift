@@ -5,6 +5,7 @@ import ContextKitJSON
 import Foundation
 import Testing
 import TestSupport
+@testable import TokenKit
 
 /// `tokcount --chat -m SmolLM2.gguf` against llama-server running that model:
 /// the total equals the server's own `usage.prompt_tokens` (a completion with
@@ -99,5 +100,27 @@ struct ChatServerTests {
         print("tokcount --chat vs llama-server (SmolLM2), \(Self.conversations.count) conversations, \(compared) tokens:\n" + rows.joined(separator: "\n"))
         #expect(Self.conversations.count >= 20)
         #expect(mismatches == 0, "\(mismatches) conversations differ:\n\(rows.joined(separator: "\n"))")
+    }
+    /// llama.cpp decides `\p{L}` and the rest by its own tables, Unicode 15.1
+    /// (`CharacterClassTable.llamaCpp`), not 15.0 as TokenKit's sources nor
+    /// 16.0 as tiktoken: every character whose classes changed in either,
+    /// through SmolLM2's pre-tokenizer, gives the server's `/tokenize` ids.
+    @Test("SmolLM2's ids equal the server's on every character whose classes changed since Unicode 15.0")
+    func charactersNewerThanUnicode15MatchTheServer() async throws {
+        let model = try LlamaServer.modelPath()
+        let tokenizer = try Tokenizer.load(contentsOf: model)
+        let changed = (CharacterClassTable.UnicodeVersion.v16_0.changesSince15 + CharacterClassTable.UnicodeVersion.v15_1.changesSince15)
+            .flatMap { $0.0...$0.1 }.compactMap(Unicode.Scalar.init)
+        let text = Set(changed).sorted { $0.value < $1.value }.map { c in "a\(c)'S \(c)\(c)1 1\(c) '\(c)' A\(c)b \(c)ʕ\(c)x.\(c)!\n" }.joined()
+        let ids = try await LlamaServer.withServer(window: 2048) { url in
+            let tokenized = try await Self.post(HTTPClient(timeout: 300), Self.root(url).appendingPathComponent("tokenize"),
+                                                .object([JSONMember("content", .string(text)), JSONMember("add_special", .bool(false))]))
+            return tokenized["tokens"]?.elements?.compactMap { $0.intValue } ?? []
+        }
+        let ours = tokenizer.encodeOrdinary(text)
+        let firstDifference = zip(ours, ids).firstIndex { $0 != $1 } ?? min(ours.count, ids.count)
+        print("SmolLM2 vs llama-server /tokenize, characters changed since Unicode 15.0: \(changed.count) characters, \(ids.count) tokens, first difference at \(ours == ids ? "none" : String(firstDifference))")
+        #expect(ids.count > 10_000)
+        #expect(ours == ids, "first difference at token \(firstDifference)")
     }
 }

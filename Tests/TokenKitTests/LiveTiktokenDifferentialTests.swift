@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-import TokenKit
+@testable import TokenKit
 
 /// A larger seeded sample than the committed fixtures, compared against
 /// tiktoken running in the same test run (`scripts/tiktoken-oracle.py`).
@@ -60,6 +60,41 @@ struct LiveTiktokenDifferentialTests {
         }
         print("live tiktoken differential, long texts: \(compared) cases, \(tokens) tokens compared, \(mismatches.count) mismatches")
         #expect(compared == 24)
+        #expect(mismatches.isEmpty, "differs from tiktoken: \(mismatches)")
+    }
+    /// tiktoken decides `\p{L}` and the rest by Unicode 16.0 (its regex
+    /// crate's tables), while both of TokenKit's sources are 15.0: every
+    /// character whose classes changed since, in the contexts where a class
+    /// decides a piece boundary, through each pattern.
+    @Test("identical ids on every character whose classes changed since Unicode 15.0",
+          .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
+    func charactersNewerThanUnicode15() throws {
+        let changed = CharacterClassTable.UnicodeVersion.v16_0.changesSince15.flatMap { $0.0...$0.1 }.compactMap(Unicode.Scalar.init)
+        var texts: [String] = []
+        for start in stride(from: 0, to: changed.count, by: 400) {
+            texts.append(changed[start..<min(start + 400, changed.count)].map { c in
+                "a\(c)'S \(c)\(c)1 1\(c) '\(c)' A\(c)b \(c)ʕ\(c)x.\(c)!\n"
+            }.joined())
+        }
+        let encodings = ["cl100k_base", "o200k_base", "r50k_base"]
+        var requests = Data()
+        for encoding in encodings {
+            for text in texts {
+                requests += try JSONSerialization.data(withJSONObject: ["encoding": encoding, "text": text]) + Data("\n".utf8)
+            }
+        }
+        let answers = try PythonPeer.run(script: "scripts/tiktoken-oracle.py", arguments: [], input: requests)
+            .split(separator: UInt8(ascii: "\n"))
+        #expect(answers.count == encodings.count * texts.count)
+        var mismatches: [String] = [], tokens = 0
+        for (n, answer) in answers.enumerated() {
+            let ids = try JSONDecoder().decode([String: [Int]].self, from: Data(answer))["ids"] ?? []
+            let encoding = encodings[n / texts.count]
+            tokens += ids.count
+            if try Tokenizer.named(encoding).encodeOrdinary(texts[n % texts.count]) != ids { mismatches.append("\(encoding) text \(n % texts.count)") }
+        }
+        print("live tiktoken differential, characters changed since Unicode 15.0: \(changed.count) characters, \(tokens) tokens compared, \(mismatches.count) mismatches")
+        #expect(changed.count > 4_000)
         #expect(mismatches.isEmpty, "differs from tiktoken: \(mismatches)")
     }
 }

@@ -105,7 +105,7 @@ extension GGUFFile {
             model: .mergeList(prepared.encoder), normalizer: nil, steps: steps,
             addedTokens: AddedTokenMatcher(prepared.addedTokens),
             decoder: prepared.decoder.droppingLeadingSpace(false),
-            summary: "byte-level BPE, llama.cpp pre-tokenizer \(preName)")
+            summary: "byte-level BPE, llama.cpp pre-tokenizer \(preName)", characters: .llamaCpp)
         return Tokenizer(name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
                          specialTokens: prepared.specialTokens, pipeline: pipeline)
     }
@@ -235,7 +235,7 @@ extension GGUFFile {
             normalizer: normalizer, steps: [],
             addedTokens: AddedTokenMatcher(builder.addedTokens),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: addSpacePrefix),
-            summary: "SentencePiece BPE (llama.cpp SPM)")
+            summary: "SentencePiece BPE (llama.cpp SPM)", characters: .llamaCpp)
         return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
                          specialTokens: builder.specialTokens, pipeline: pipeline)
     }
@@ -254,7 +254,7 @@ extension GGUFFile {
             model: .mergeList(prepared.encoder), normalizer: .replace(pattern: [0x20], content: Self.metaSpace), steps: steps,
             addedTokens: AddedTokenMatcher(prepared.addedTokens),
             decoder: prepared.decoder.droppingLeadingSpace(false),
-            summary: "Gemma 4 BPE (llama.cpp gemma4)")
+            summary: "Gemma 4 BPE (llama.cpp gemma4)", characters: .llamaCpp)
         return Tokenizer(name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
                          specialTokens: prepared.specialTokens, pipeline: pipeline)
     }
@@ -327,7 +327,7 @@ extension GGUFFile {
             steps: BertPreTokenizer.steps,
             addedTokens: AddedTokenMatcher(builder.addedTokens),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: true),
-            summary: "WordPiece (llama.cpp WPM)")
+            summary: "WordPiece (llama.cpp WPM)", characters: .llamaCpp)
         return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(BertPreTokenizer.steps),
                          specialTokens: builder.specialTokens, pipeline: pipeline)
     }

@@ -24,8 +24,13 @@ final class OpenModelPipeline: Sendable {
     let pieceCaches = PieceCache.Pool()
     /// Human-readable summary (`BPE, NFC, Split(qwen2 scanner) ...`).
     let summary: String
+    /// The character classes the split steps ask about, in the Unicode
+    /// version of the peer that defines the ids (`CharacterClassTable.UnicodeVersion`).
+    let characters: CharacterClassTable
 
-    init(model: Model, normalizer: Normalizer?, steps: [SplitStep], addedTokens: AddedTokenMatcher, decoder: TokenDecoder, summary: String) {
+    init(model: Model, normalizer: Normalizer?, steps: [SplitStep], addedTokens: AddedTokenMatcher, decoder: TokenDecoder, summary: String,
+         characters: CharacterClassTable = .shared) {
+        self.characters = characters
         self.model = model
         self.normalizer = normalizer
         self.steps = steps
@@ -110,7 +115,7 @@ final class OpenModelPipeline: Sendable {
     /// the pool has one or the text is long.
     @inline(__always)
     private func scan<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(_ scanner: S.Type, with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
-        let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+        let cursor = UTF8Cursor(base: p, end: to, table: characters)
         var i = from
         if var lease = pieceCaches.take(textBytes: to &- from) {
             while i < to && !sink.isFull {
@@ -144,7 +149,7 @@ final class OpenModelPipeline: Sendable {
             case .o200k: scan(O200kScanner.self, k, p, from, to, &sink)
             }
         case let .characters(rule, behavior):
-            let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+            let cursor = UTF8Cursor(base: p, end: to, table: characters)
             var folder = SpanFolder(behavior)
             var i = from
             var gapStart = from
@@ -175,7 +180,7 @@ final class OpenModelPipeline: Sendable {
             }
             if gapStart < to { split(k + 1, p, gapStart, to, into: &sink) }
         case let .classRun(pattern, behavior, invert):
-            let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+            let cursor = UTF8Cursor(base: p, end: to, table: characters)
             var folder = SpanFolder(behavior)
             var i = from
             while i < to, let (s, e) = pattern.firstMatch(cursor, from: i) {
@@ -193,7 +198,7 @@ final class OpenModelPipeline: Sendable {
 
     @inline(__always)
     private func scan<S: PieceScanner, Pieces: PieceSink>(_ scanner: S.Type, _ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ sink: inout Pieces) {
-        let cursor = UTF8Cursor(base: p, end: to, table: .shared)
+        let cursor = UTF8Cursor(base: p, end: to, table: characters)
         var i = from
         while i < to {
             let e = S.pieceEnd(cursor, from: i)

@@ -40,7 +40,9 @@ public struct CharacterClass: OptionSet, Sendable, Hashable {
 }
 
 /// A two-stage lookup table from code point to `CharacterClass`, built once
-/// from the build's Unicode source (`UnicodeData`).
+/// from the build's Unicode source (`UnicodeData`, Unicode 15.0) and the
+/// changes to the Unicode version the tokenizer's peer decides by
+/// (`UnicodeVersion`).
 ///
 /// Per-character `Unicode.Scalar.Properties` calls cost 15× too much on the hot
 /// path; a table built once and shared turns each question into two loads
@@ -52,8 +54,37 @@ public struct CharacterClass: OptionSet, Sendable, Hashable {
 /// well under a millisecond.
 public final class CharacterClassTable: @unchecked Sendable {
     // @unchecked Sendable: the table is built or read back in init and never written again.
-    /// The table every tokenizer shares; read or built on first use.
-    public static let shared = CharacterClassTable()
+    /// The table of Unicode 16.0, which tiktoken, Hugging Face tokenizers and
+    /// ICU decide by: every tokenizer's but llama.cpp's; read or built on first use.
+    public static let shared = CharacterClassTable(.v16_0)
+    /// The table of Unicode 15.1, which llama.cpp's own tables follow: the
+    /// tokenizers read from GGUF files.
+    public static let llamaCpp = CharacterClassTable(.v15_1)
+
+    /// The Unicode version a table follows. The peers that define the ids do
+    /// not share one: measured with a sample of the characters each version
+    /// added (`scripts/generate-unicode-class-changes.py` says how), tiktoken
+    /// 0.14, Hugging Face tokenizers 0.23 and ICU answer as 16.0 does and
+    /// llama.cpp as 15.1 does, so a letter new in 16.0 is a letter to the
+    /// first three and an unassigned code point to llama.cpp.
+    public enum UnicodeVersion: Sendable {
+        /// Unicode 15.1 (llama.cpp).
+        case v15_1
+        /// Unicode 16.0 (tiktoken, Hugging Face tokenizers, ICU).
+        case v16_0
+
+        /// The code points whose classes differ from Unicode 15.0's, as
+        /// (first, last, classes) runs (`CharacterClassChanges.swift`).
+        var changesSince15: [(UInt32, UInt32, UInt8)] {
+            switch self {
+            case .v15_1: return Self.changesIn15_1
+            case .v16_0: return Self.changesIn16_0
+            }
+        }
+
+        /// The version as it appears in the cache file's name.
+        var name: String { self == .v15_1 ? "15.1" : "16.0" }
+    }
 
     private static let blockCount = 0x1100
     private let arena: TableArena
@@ -74,12 +105,13 @@ public final class CharacterClassTable: @unchecked Sendable {
         return (a.size, index, blocks)
     }
 
-    private init() {
-        // The name carries the source with its version and this table's
-        // format: bump the `v` whenever `characterClasses(of:)` or the layout changes.
+    private init(_ version: UnicodeVersion) {
+        // The name carries the source with its version, the version the table
+        // follows and this table's format: bump the `v` whenever
+        // `characterClasses(of:)`, the changes or the layout change.
         let cacheURL = VocabularyCache.directory?.appendingPathComponent(
-            "tokenkit/unicode-classes-\(UnicodeData.cacheKey)-v1.bin")
-        let (distinct, arena) = cacheURL.flatMap(Self.load) ?? Self.build(storingAt: cacheURL)
+            "tokenkit/unicode-classes-\(UnicodeData.cacheKey)-as-\(version.name)-v2.bin")
+        let (distinct, arena) = cacheURL.flatMap(Self.load) ?? Self.build(version, storingAt: cacheURL)
         let l = Self.layout(distinctBlocks: distinct)
         self.arena = arena
         blockIndex = arena.table(UInt16.self, at: l.index)
@@ -99,15 +131,16 @@ public final class CharacterClassTable: @unchecked Sendable {
 
     deinit { threeByteRunClasses.deallocate() }
 
-    private static func build(storingAt url: URL?) -> (Int, TableArena) {
+    private static func build(_ version: UnicodeVersion, storingAt url: URL?) -> (Int, TableArena) {
+        var all = baseClasses()
+        for (first, last, classes) in version.changesSince15 {
+            for codePoint in first...last { all[Int(codePoint)] = classes }
+        }
         var uniqueBlocks: [[UInt8]] = []
         var blockNumber: [[UInt8]: UInt16] = [:]
         var index = [UInt16](repeating: 0, count: blockCount)
-        var block = [UInt8](repeating: 0, count: 256)
         for high in 0..<blockCount {
-            for low in 0..<256 {
-                block[low] = UnicodeData.characterClasses(of: UInt32(high << 8 | low)).rawValue
-            }
+            let block = Array(all[high << 8 ..< (high + 1) << 8])
             if let number = blockNumber[block] {
                 index[high] = number
             } else {
@@ -132,6 +165,11 @@ public final class CharacterClassTable: @unchecked Sendable {
             }
         }
         return (uniqueBlocks.count, arena)
+    }
+
+    /// The Unicode 15.0 classes of every code point, from the build's source.
+    static func baseClasses() -> [UInt8] {
+        (0..<UInt32(blockCount << 8)).map { UnicodeData.characterClasses(of: $0).rawValue }
     }
 
     /// The stored table, if the file is whole: every block number in range, checksum matching.

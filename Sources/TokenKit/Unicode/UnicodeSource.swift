@@ -6,9 +6,11 @@
 /// the build selects; the other exists only so the tests can compare the two
 /// directly in the default Linux build.
 ///
-/// Both answer as Unicode 15.0 does: that is the version of utf8proc 2.8 and
-/// of the tables tiktoken's regex crate decides by, so it is the version the
-/// token ids are pinned to, whatever the platform's own Unicode is.
+/// Both answer as Unicode 15.0 does, the version of utf8proc 2.8, whatever
+/// the platform's own Unicode is, so the two builds give the same ids. The
+/// peers are newer (tiktoken, Hugging Face tokenizers and ICU 16.0, llama.cpp
+/// 15.1): `CharacterClassTable` applies the class changes of each peer's
+/// version on top of this base (`CharacterClassChanges.swift`).
 package protocol UnicodeSource {
     /// What the data comes from, with its version; part of the name of any
     /// file cached from it, so that two sources never share one.

@@ -5,10 +5,9 @@ import TokenKit
 /// Each hand-written scanner splits text exactly as ICU's regex engine does
 /// with the pattern the scanner claims to implement.
 ///
-/// One difference is expected and allowed: ICU here knows Unicode 16, utf8proc
-/// (and tiktoken's regex crate, which the parity suite proves we match)
-/// Unicode 15.0, so characters assigned after 15.0 are letters to ICU and
-/// unassigned to us. A text may differ only if it holds such a character.
+/// The scanners' classes are Unicode 16.0's (`CharacterClassTable.shared`),
+/// as tiktoken's and this platform's ICU are; a text may differ only if it
+/// holds a character newer than 16.0, should the platform's ICU know it.
 @Suite("scanners against the regex reference")
 struct ScannerReferenceTests {
     static let scanners: [(String, PreTokenizer)] = [("cl100k", .cl100k), ("o200k", .o200k), ("r50k", .r50k), ("tekken", .tekken)]
@@ -45,7 +44,7 @@ struct ScannerReferenceTests {
         for (caseName, text) in Self.texts {
             let mine = scanner.pieces(of: text)
             let theirs = reference.pieces(of: text)
-            if mine != theirs && !Self.hasCharacterNewerThanUnicode15(text) {
+            if mine != theirs && !TokenKitFuzzProperties.hasCharacterNewerThanUnicode16(text) {
                 let at = zip(mine, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(mine.count, theirs.count)
                 let bytes = Array(text.utf8)
                 func show(_ r: Range<Int>?) -> String {
@@ -55,16 +54,9 @@ struct ScannerReferenceTests {
                 differences.append("\(caseName): piece \(at): scanner \(show(at < mine.count ? mine[at] : nil)), ICU \(show(at < theirs.count ? theirs[at] : nil))")
             }
         }
-        let newer = Self.texts.filter { Self.hasCharacterNewerThanUnicode15($0.1) }.count
-        print("scanner \(name) vs ICU: \(Self.texts.count) texts (\(newer) with characters newer than Unicode 15.0), \(differences.count) unexplained differences")
+        let newer = Self.texts.filter { TokenKitFuzzProperties.hasCharacterNewerThanUnicode16($0.1) }.count
+        print("scanner \(name) vs ICU: \(Self.texts.count) texts (\(newer) with characters newer than Unicode 16.0), \(differences.count) unexplained differences")
         #expect(differences.isEmpty, "\(differences.count) texts split differently:\n\(differences.prefix(15).joined(separator: "\n"))")
-    }
-
-    static func hasCharacterNewerThanUnicode15(_ text: String) -> Bool {
-        text.unicodeScalars.contains { scalar in
-            guard let age = scalar.properties.age else { return false }
-            return age.major > 15 || (age.major == 15 && age.minor > 0)
-        }
     }
 
     @Test("pieces tile the text", arguments: scanners.map(\.0))

@@ -11,12 +11,44 @@ import Testing
 struct UnicodeSourceTests {
     static let allCodePoints = UInt32(0)..<0x110000
 
-    /// The cached class table says what the build's source says.
-    @Test func sharedClassTableIsItsSource() {
-        let table = CharacterClassTable.shared
-        let wrong = Self.allCodePoints.filter { table.classes(of: $0) != UnicodeData.characterClasses(of: $0) }
-        print("class table (\(UnicodeData.cacheKey)): \(wrong.count) code points differ from the source")
+    /// Each cached class table says what the build's source says, changed
+    /// where its Unicode version changed a character's classes, and nowhere else.
+    @Test(arguments: [(CharacterClassTable.shared, CharacterClassTable.UnicodeVersion.v16_0), (.llamaCpp, .v15_1)])
+    func classTableIsItsSourcePlusItsVersionsChanges(table: CharacterClassTable, version: CharacterClassTable.UnicodeVersion) {
+        var expected = [UInt8](repeating: 0, count: Int(Self.allCodePoints.upperBound))
+        for c in Self.allCodePoints { expected[Int(c)] = UnicodeData.characterClasses(of: c).rawValue }
+        var changed = 0
+        for (first, last, classes) in version.changesSince15 {
+            for c in first...last { expected[Int(c)] = classes; changed += 1 }
+        }
+        let wrong = Self.allCodePoints.filter { table.classes(of: $0).rawValue != expected[Int($0)] }
+        print("class table (\(UnicodeData.cacheKey) as \(version.name)): \(changed) code points changed from 15.0, \(wrong.count) differ from that")
+        #expect(changed > 0)
         #expect(wrong.isEmpty, "\(wrong.prefix(10).map { String($0, radix: 16) })")
+    }
+
+    /// Both sources answer as the Unicode 15.0 the changes were computed from
+    /// (`scripts/generate-unicode-class-changes.py` recorded its checksum).
+    @Test func bothSourcesAreTheBaseTheChangesApplyTo() {
+        func fnv1a(_ classes: (UInt32) -> CharacterClass) -> UInt64 {
+            Self.allCodePoints.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64(classes($1).rawValue)) &* 0x100_0000_01B3 }
+        }
+        #expect(fnv1a(StdlibUnicode.characterClasses(of:)) == CharacterClassTable.UnicodeVersion.base15Checksum)
+        #expect(fnv1a(UnicodeData.characterClasses(of:)) == CharacterClassTable.UnicodeVersion.base15Checksum)
+    }
+
+    /// The characters that tell the versions apart, as each peer classifies
+    /// them (measured with tiktoken 0.14 and llama.cpp's llama-tokenize).
+    @Test func tablesFollowTheirPeersUnicodeVersion() {
+        let cjkExtensionI: UInt32 = 0x2EBF0          // a letter since 15.1
+        let egyptianExtensionA: UInt32 = 0x14385     // a letter since 16.0
+        let pharyngeal: UInt32 = 0x0295              // ʕ: Ll until 15.1, Lo since 16.0
+        #expect(CharacterClassTable.shared.classes(of: cjkExtensionI).contains(.letter))
+        #expect(CharacterClassTable.llamaCpp.classes(of: cjkExtensionI).contains(.letter))
+        #expect(CharacterClassTable.shared.classes(of: egyptianExtensionA).contains(.letter))
+        #expect(CharacterClassTable.llamaCpp.classes(of: egyptianExtensionA).isEmpty)
+        #expect(CharacterClassTable.shared.classes(of: pharyngeal) == [.letter, .upperish, .lowerish])
+        #expect(CharacterClassTable.llamaCpp.classes(of: pharyngeal) == [.letter, .lowerish])
     }
 
     /// Every three-byte sequence, valid or not, classified without decoding
