@@ -28,6 +28,9 @@ let package = Package(
         .library(name: "TokenKit", targets: ["TokenKit"]),
         .library(name: "ContextKit", targets: ["ContextKit"]),
         .library(name: "Summariser", targets: ["Summariser"]),
+        // Summariser's backend for an OpenAI-compatible server, for apps that
+        // talk to one (a local llama-server); the rest of Summariser links no HTTP.
+        .library(name: "SummariserServing", targets: ["SummariserServing"]),
         .executable(name: "tokcount", targets: ["tokcount"]),
         .executable(name: "schema-cost", targets: ["schema-cost"]),
         .executable(name: "ctxkit", targets: ["ctxkit"]),
@@ -46,7 +49,7 @@ let package = Package(
         // HTTP over a plain socket (chunked bodies, server-sent events,
         // time-outs, retries): a leaf, so the probe, the live transcript and
         // the summariser's backend share one client. No product: only
-        // `package` symbols, which no public API of ContextKit or Summariser exposes.
+        // `package` symbols, which no public API of ContextKit, Summariser or SummariserServing exposes.
         .target(name: "ContextKitHTTP"),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         // Rendering with no domain in it: number formatting, word wrapping,
@@ -70,11 +73,16 @@ let package = Package(
         // link it, so an app that imports ContextKit carries none of it. No
         // product: only `package` symbols.
         .target(name: "ContextKitReports", dependencies: ["ContextKitJSON", "ContextKit", "ContextKitServing", "Render"]),
-        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing"], exclude: ["README.md"]),
+        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
+        // The summariser's backend for an OpenAI-compatible server (a local
+        // llama-server, vLLM, Ollama, OpenAI). Apart from Summariser so an
+        // app that summarises offline or on the device links no HTTP stack
+        // (on Linux, FoundationNetworking: see ContextKitServing).
+        .target(name: "SummariserServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing", "Summariser"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "ContextKitReports", "Render", "ToolSupport", "Summariser"]),
+        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "ContextKitReports", "Render", "ToolSupport", "Summariser", "SummariserServing"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
         .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP", "TestSupport"]),
@@ -85,7 +93,7 @@ let package = Package(
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
         .testTarget(name: "ContextKitReportsTests", dependencies: ["ContextKit", "ContextKitReports", "TestSupport"]),
         .testTarget(name: "ContextKitServingTests", dependencies: ["ContextKitJSON", "ContextKit", "ContextKitServing", "TestSupport"]),
-        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "ContextKitServing", "TestSupport"]),
+        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "SummariserServing", "ContextKitServing", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TokenKit", "ContextKitServing", "Summariser", "TestSupport"]),
