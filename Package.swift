@@ -51,12 +51,12 @@ let package = Package(
         // the summariser's backend share one client. No product: only
         // `package` symbols, which no public API of ContextKit, Summariser or SummariserServing exposes.
         .target(name: "ContextKitHTTP"),
-        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, exclude: ["README.md"], resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         // Rendering with no domain in it: number formatting, word wrapping,
         // plain-text and Markdown tables, CSV and SVG. A leaf, so ContextKit,
         // the reports and the tools print numbers and wrap text one way.
         .target(name: "Render"),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], resources: [.copy("Resources")]),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], exclude: ["README.md"], resources: [.copy("Resources")]),
         // What talks to a running model server: the OpenAI-compatible client
         // and the overflow probe. Apart from ContextKit
         // because HTTPS means URLSession, and on Linux FoundationNetworking
