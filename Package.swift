@@ -28,6 +28,9 @@ let package = Package(
         .library(name: "TokenKit", targets: ["TokenKit"]),
         .library(name: "ContextKit", targets: ["ContextKit"]),
         .library(name: "Summariser", targets: ["Summariser"]),
+        // Summariser's backend for an OpenAI-compatible server, for apps that
+        // talk to one (a local llama-server); the rest of Summariser links no HTTP.
+        .library(name: "SummariserServing", targets: ["SummariserServing"]),
         .executable(name: "tokcount", targets: ["tokcount"]),
         .executable(name: "schema-cost", targets: ["schema-cost"]),
         .executable(name: "ctxkit", targets: ["ctxkit"]),
@@ -46,16 +49,16 @@ let package = Package(
         // HTTP over a plain socket (chunked bodies, server-sent events,
         // time-outs, retries): a leaf, so the probe, the live transcript and
         // the summariser's backend share one client. No product: only
-        // `package` symbols, which no public API of ContextKit or Summariser exposes.
+        // `package` symbols, which no public API of ContextKit, Summariser or SummariserServing exposes.
         .target(name: "ContextKitHTTP"),
-        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, exclude: ["README.md"], resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         // Rendering with no domain in it: number formatting, word wrapping,
-        // plain-text and Markdown tables, CSV and SVG. A leaf, so the reports
-        // in ContextKit and the tools print numbers and wrap text one way.
+        // plain-text and Markdown tables, CSV and SVG. A leaf, so ContextKit,
+        // the reports and the tools print numbers and wrap text one way.
         .target(name: "Render"),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], resources: [.copy("Resources")]),
-        // What talks to a running model server: the OpenAI-compatible client,
-        // the overflow probe and the live transcript. Apart from ContextKit
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], exclude: ["README.md"], resources: [.copy("Resources")]),
+        // What talks to a running model server: the OpenAI-compatible client
+        // and the overflow probe. Apart from ContextKit
         // because HTTPS means URLSession, and on Linux FoundationNetworking
         // brings libcurl and 29 more shared libraries into every process that
         // links it: 6.5 ms of start-up (a static-stdlib program that links it
@@ -63,11 +66,23 @@ let package = Package(
         // and schema-cost, counting on this machine, must not pay. No
         // product: only `package` symbols.
         .target(name: "ContextKitServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit"]),
-        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing"], exclude: ["README.md"]),
+        // The repository's published measurements (`reports/`: density by
+        // language, transcript growth, schema overhead) and what `ctxkit`
+        // measures with: the corpora and UDHR layout, the tokenizers compared,
+        // the live transcript against a server. Only ctxkit and the tests
+        // link it, so an app that imports ContextKit carries none of it. No
+        // product: only `package` symbols.
+        .target(name: "ContextKitReports", dependencies: ["ContextKitJSON", "ContextKit", "ContextKitServing", "Render"]),
+        .target(name: "Summariser", dependencies: ["ContextKitJSON", "ContextKit"], exclude: ["README.md"]),
+        // The summariser's backend for an OpenAI-compatible server (a local
+        // llama-server, vLLM, Ollama, OpenAI). Apart from Summariser so an
+        // app that summarises offline or on the device links no HTTP stack
+        // (on Linux, FoundationNetworking: see ContextKitServing).
+        .target(name: "SummariserServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing", "Summariser"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "Render", "ToolSupport", "Summariser"]),
+        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "ContextKitReports", "Render", "ToolSupport", "Summariser", "SummariserServing"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
         .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP", "TestSupport"]),
@@ -76,8 +91,9 @@ let package = Package(
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
+        .testTarget(name: "ContextKitReportsTests", dependencies: ["ContextKit", "ContextKitReports", "TestSupport"]),
         .testTarget(name: "ContextKitServingTests", dependencies: ["ContextKitJSON", "ContextKit", "ContextKitServing", "TestSupport"]),
-        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "ContextKitServing", "TestSupport"]),
+        .testTarget(name: "SummariserTests", dependencies: ["Summariser", "SummariserServing", "ContextKitServing", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
         .testTarget(name: "CLITests", dependencies: ["TokenKit", "ContextKitServing", "Summariser", "TestSupport"]),

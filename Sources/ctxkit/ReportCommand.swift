@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitReports
 import Foundation
 import Render
 import ToolSupport

@@ -3,6 +3,7 @@ import ContextKitServing
 import Foundation
 import Render
 import Summariser
+import SummariserServing
 import ToolSupport
 
 /// The profile `ctxkit summarise` and `ctxkit plan` use for a server named

@@ -2,6 +2,7 @@ import ContextKit
 import Foundation
 import Render
 import Summariser
+import SummariserServing
 import ToolSupport
 
 /// `ctxkit summarise`: a long text to one typed summary (a headline and three

@@ -1,5 +1,5 @@
 import ContextKit
-import ContextKitServing
+import ContextKitReports
 import Foundation
 import Render
 import ToolSupport

@@ -6,8 +6,9 @@ import Testing
 /// The counting tools link no HTTPS stack. On Linux, URLSession is
 /// FoundationNetworking over libcurl, which brings about thirty more shared
 /// libraries and their initialisers into a process: 6.5 ms of every start-up.
-/// Only ContextKitServing talks to servers, and only ctxkit (and Summariser)
-/// depend on it; this keeps a stray dependency from bringing it back.
+/// Only ContextKitServing talks to servers, and only ctxkit (and
+/// SummariserServing, ContextKitReports) depend on it; this keeps a stray
+/// dependency from bringing it back.
 @Suite struct LinkageTests {
     /// The shared libraries the dynamic linker loads for a built tool, from `ldd`.
     func libraries(of tool: String) throws -> [String] {

@@ -18,6 +18,8 @@ let package = Package(
             .product(name: "TokenKit", package: "ContextKit"),
             .product(name: "ContextKit", package: "ContextKit"),
             .product(name: "Summariser", package: "ContextKit"),
+            // Only for an app that talks to a model server; Summariser alone links no HTTP.
+            .product(name: "SummariserServing", package: "ContextKit"),
         ]),
     ]
 )

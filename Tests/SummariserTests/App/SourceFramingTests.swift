@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ContextKit
 @testable import Summariser
+@testable import SummariserServing
 
 /// The text goes to the model between marker lines, as data; the markers are
 /// priced; a document cannot close the frame; answers are only ever read as summaries.

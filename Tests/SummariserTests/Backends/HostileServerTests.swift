@@ -7,6 +7,7 @@ import ContextKit
 import ContextKitServing
 import TestSupport
 @testable import Summariser
+@testable import SummariserServing
 
 /// `scripts/hostile-server.py`, started once per test process on 127.0.0.1;
 /// it exits when this process does (its standard input closes).

@@ -3,6 +3,7 @@ import Testing
 import ContextKit
 import TestSupport
 @testable import Summariser
+@testable import SummariserServing
 
 /// The engine against a real model: llama.cpp's llama-server with
 /// SmolLM2-135M-Instruct and a 2,048-token window (`scripts/llama-server`),

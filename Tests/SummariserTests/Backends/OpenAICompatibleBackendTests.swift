@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import ContextKit
 @testable import Summariser
+@testable import SummariserServing
 
 /// The HTTP backend against `scripts/fake-openai-server.py`, one scenario per test.
 @Suite struct OpenAICompatibleBackendTests {

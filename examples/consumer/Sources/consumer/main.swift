@@ -1,10 +1,12 @@
 // What an app does with ContextKit before it calls a model: count a text,
-// check that a prompt fits, plan the chunks of a long document, summarise it.
+// check that a prompt fits, plan the chunks of a long document, summarise it
+// (offline, or with a model server).
 // Usage: consumer TEXT-FILE TOKENIZER-FILE
 import Foundation
 import TokenKit
 import ContextKit
 import Summariser
+import SummariserServing
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
@@ -67,3 +69,10 @@ print("Summariser")
 print("  \(run.metrics.calls.count) call(s) over \(run.levels.count) level(s)")
 print("  headline: \(run.summary.headline)")
 for point in run.summary.points { print("  - \(point)") }
+
+// SummariserServing: the same engine with a local llama-server as its backend
+// (built here, not contacted: the check runs without a server).
+let server = OpenAICompatibleBackend(configuration: .init(baseURL: URL(string: "http://127.0.0.1:8080")!))
+let serverEngine = try SummaryEngine(backend: server, configuration: .init(profile: local))
+print("SummariserServing")
+print("  engine over \(serverEngine.backend.name), profile \(serverEngine.configuration.profile.name)")

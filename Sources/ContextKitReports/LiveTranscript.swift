@@ -1,5 +1,6 @@
 import ContextKit
 import ContextKitJSON
+import ContextKitServing
 import Foundation
 
 /// Runs a reused-session conversation against an OpenAI-compatible server

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import ContextKit
-@testable import ContextKitServing
+@testable import ContextKitReports
 
 /// The live transcript against a `LocalHTTPServer` playing llama.cpp.
 @Suite("Live transcript")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ContextKit
+import ContextKit
+@testable import ContextKitReports
 
 @Suite("Density")
 struct DensityTests {

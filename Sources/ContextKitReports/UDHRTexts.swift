@@ -1,3 +1,4 @@
+import ContextKit
 import Foundation
 
 /// The Universal Declaration of Human Rights as a second parallel text for

@@ -1,3 +1,4 @@
+import ContextKit
 import Foundation
 
 /// A text in one language, as density measures it: a parallel-corpus file or

@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import ContextKit
+import ContextKit
+@testable import ContextKitReports
 
 /// The committed reports are exactly what `ctxkit report` writes today:
 /// a stale number in reports/ fails this test.

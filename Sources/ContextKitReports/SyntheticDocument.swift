@@ -1,3 +1,5 @@
+import ContextKit
+
 /// Plain English prose of an exact token count, for running a conversation
 /// against a real server when only sizes were given. Each document is
 /// different (its number is in every sentence), so no server-side cache can

@@ -1,3 +1,5 @@
+import ContextKit
+
 /// What a conversation costs when one session is reused for every request
 /// versus a fresh session per request.
 ///
@@ -8,67 +10,67 @@
 /// request and the answer being generated, so a turn overflows when
 /// prompt + answer passes the window — on Apple's model that is when
 /// `exceededContextWindowSize` is thrown and the session is done.
-public struct TranscriptGrowth: Equatable, Sendable {
+package struct TranscriptGrowth: Equatable, Sendable {
     /// One request and its answer, in tokens.
-    public struct Exchange: Equatable, Sendable {
+    package struct Exchange: Equatable, Sendable {
         /// Tokens of the prompt sent in this turn.
-        public var prompt: Int
+        package var prompt: Int
         /// Tokens of the answer it gets.
-        public var answer: Int
+        package var answer: Int
 
         /// One turn's sizes, in tokens.
-        public init(prompt: Int, answer: Int) {
+        package init(prompt: Int, answer: Int) {
             self.prompt = prompt
             self.answer = answer
         }
     }
 
     /// The numbers of one turn under both strategies.
-    public struct Turn: Equatable, Sendable {
+    package struct Turn: Equatable, Sendable {
         /// 1-based.
-        public var number: Int
+        package var number: Int
         /// Messages in the reused session's request (instructions, earlier
         /// prompts and answers, the new prompt).
-        public var messages: Int
+        package var messages: Int
         /// Tokens sent by the reused session's request, overheads included.
-        public var reusedPrompt: Int
+        package var reusedPrompt: Int
         /// `reusedPrompt` plus the answer: what the window must hold.
-        public var reusedWindow: Int
+        package var reusedWindow: Int
         /// Sum of `reusedPrompt` over turns 1...number: tokens paid for on a per-token API.
-        public var reusedCumulative: Int
+        package var reusedCumulative: Int
         /// Tokens sent by a fresh session's request: instructions, the prompt, overheads.
-        public var freshPrompt: Int
+        package var freshPrompt: Int
         /// `freshPrompt` plus the answer: what the window must hold.
-        public var freshWindow: Int
+        package var freshWindow: Int
         /// Sum of `freshPrompt` over turns 1...number.
-        public var freshCumulative: Int
+        package var freshCumulative: Int
         /// Entries in the reused session's transcript after the answer
         /// (instructions + prompts + answers: 13 after six requests, as in the field notes).
-        public var transcriptEntries: Int
+        package var transcriptEntries: Int
     }
 
     /// The model's context window, in tokens.
-    public var window: Int
+    package var window: Int
     /// Tokens of the instructions (0: none).
-    public var instructions: Int
+    package var instructions: Int
     /// The profile's fixed costs per request and per message.
-    public var overheads: ModelProfile.Overheads
+    package var overheads: ModelProfile.Overheads
     /// Every turn, in order.
-    public var turns: [Turn]
+    package var turns: [Turn]
 
     /// The first turn whose request and answer do not fit a reused session; nil if all fit.
-    public var overflowTurn: Int? { turns.first { $0.reusedWindow > window }?.number }
+    package var overflowTurn: Int? { turns.first { $0.reusedWindow > window }?.number }
     /// The first turn whose request alone does not fit a reused session (it is refused before any answer).
-    public var promptOverflowTurn: Int? { turns.first { $0.reusedPrompt > window }?.number }
+    package var promptOverflowTurn: Int? { turns.first { $0.reusedPrompt > window }?.number }
     /// The first turn that does not fit even a fresh session.
-    public var freshOverflowTurn: Int? { turns.first { $0.freshWindow > window }?.number }
+    package var freshOverflowTurn: Int? { turns.first { $0.freshWindow > window }?.number }
 
     /// Models the conversation.
     /// - Parameters:
     ///   - instructions: tokens of the instructions (0: none, and no instructions message).
     ///   - exchanges: each turn's prompt and answer sizes.
     ///   - overheads: the profile's fixed costs per request and per message.
-    public init(instructions: Int, exchanges: [Exchange], window: Int, overheads: ModelProfile.Overheads) {
+    package init(instructions: Int, exchanges: [Exchange], window: Int, overheads: ModelProfile.Overheads) {
         self.window = window
         self.instructions = instructions
         self.overheads = overheads
@@ -93,7 +95,7 @@ public struct TranscriptGrowth: Equatable, Sendable {
     }
 
     /// `count` turns of the same sizes, all in tokens.
-    public init(instructions: Int, prompt: Int, answer: Int, turns count: Int, window: Int, overheads: ModelProfile.Overheads) {
+    package init(instructions: Int, prompt: Int, answer: Int, turns count: Int, window: Int, overheads: ModelProfile.Overheads) {
         self.init(instructions: instructions, exchanges: Array(repeating: Exchange(prompt: prompt, answer: answer), count: count),
                   window: window, overheads: overheads)
     }

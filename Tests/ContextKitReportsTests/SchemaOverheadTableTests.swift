@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import ContextKit
+import ContextKit
+@testable import ContextKitReports
 
 @Suite("Schema overhead")
 struct SchemaOverheadTableTests {

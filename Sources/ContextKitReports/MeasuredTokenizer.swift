@@ -1,3 +1,5 @@
+import ContextKit
+
 /// A tokenizer as a measurement counts with it: a label for tables, the
 /// tokenizer, and — for a model whose tokenizer is not public — the estimate
 /// that turns the proxy's count into the model's.

@@ -1,3 +1,4 @@
+import ContextKit
 import Foundation
 
 /// How densely tokenizers pack each language: characters and bytes per token,

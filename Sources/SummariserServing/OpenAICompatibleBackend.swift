@@ -2,6 +2,7 @@ import ContextKit
 import ContextKitHTTP
 import ContextKitServing
 import ContextKitJSON
+import Summariser
 import Foundation
 
 /// Chat completions over HTTP from any OpenAI-compatible server: llama.cpp's

@@ -1,3 +1,4 @@
+import ContextKit
 import Foundation
 import Render
 

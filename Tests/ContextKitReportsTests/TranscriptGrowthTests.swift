@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import ContextKit
+import ContextKit
+@testable import ContextKitReports
 
 @Suite("Transcript growth")
 struct TranscriptGrowthTests {

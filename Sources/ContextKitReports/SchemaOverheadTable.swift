@@ -1,3 +1,5 @@
+import ContextKit
+
 /// What output schemas cost in the prompt on each model profile, with their
 /// descriptions and without them (all `SchemaCost`'s work; this only lays
 /// the results side by side).
