@@ -549,7 +549,8 @@ struct TemplateRenderer {
         case let (.string(x), .int(n)) where op == "*":
             let (bytes, overflow) = x.utf8.count.multipliedReportingOverflow(by: max(n, 0))
             try checkString(overflow ? Int.max : bytes, "\(Self.brief(a)) * \(n)")
-            return .string(String(repeating: x, count: max(n, 0)))
+            // The empty string repeated is empty at once: String(repeating:) would loop n times (fuzzer: '' * 10000000 * 1000000000).
+            return .string(x.isEmpty ? "" : String(repeating: x, count: max(n, 0)))
         default: break
         }
         if let x = a.number, let y = b.number {
