@@ -42,6 +42,20 @@ public struct ChatTemplate: Sendable {
     ///   overflows, a limit reached).
     public func render(messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
                        extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil) throws -> String {
+        try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: false).text
+    }
+
+    /// `render(messages:addGenerationPrompt:bosToken:eosToken:extra:limits:)`,
+    /// and where the template's loop over the `messages` variable (as `extra`
+    /// may give it) placed each message, nil when no such loop wrote anything
+    /// (see `ChatTemplateLayout`). The text is the same as `render`'s.
+    public func renderWithLayout(messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
+                                 extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil) throws -> (text: String, layout: ChatTemplateLayout?) {
+        try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: true)
+    }
+
+    private func render(_ messages: [Message], _ addGenerationPrompt: Bool, _ bosToken: String, _ eosToken: String,
+                        _ extra: [String: TemplateValue], _ limits: ChatTemplateLimits?, recordingLayout: Bool) throws -> (text: String, layout: ChatTemplateLayout?) {
         let variables: [String: TemplateValue] = [
             "messages": .array(messages.map { .object([("role", .string($0.role)), ("content", .string($0.content))]) }),
             "add_generation_prompt": .bool(addGenerationPrompt),
@@ -52,9 +66,10 @@ public struct ChatTemplate: Sendable {
         if limits == nil { for v in variables.values { v.measure(values: &values, bytes: &bytes) } }
         var renderer = TemplateRenderer(limits: limits ?? .scaled(values: values, bytes: bytes))
         renderer.scopes = [variables]
+        if recordingLayout, case .array(let items) = variables["messages"] { renderer.recorder = LayoutRecorder(messages: items) }
         var out = ""
         try renderer.render(nodes, into: &out)
-        return out
+        return (out, renderer.recorder?.layout)
     }
 }
 
@@ -68,6 +83,10 @@ struct TemplateRenderer {
     let limits: ChatTemplateLimits
     private var steps = 0
     private var iterations = 0
+    /// Where the loop over the messages placed them, when a layout is asked for.
+    var recorder: LayoutRecorder?
+    /// How many loops the rendering is inside: the messages' loop is outside any other.
+    private var loopDepth = 0
 
     init(limits: ChatTemplateLimits) { self.limits = limits }
 
@@ -265,17 +284,41 @@ struct TemplateRenderer {
         default: throw ChatTemplateError(message: "{% for %}: cannot loop over \(Self.brief(sequence)); a loop needs a list, a dict or a string")
         }
         if case .string = sequence {} else { try chargeIterations(items.count, "{% for %} over \(Self.brief(sequence))") }
+        // The loop over the messages, when a layout is asked for and none was found yet.
+        var firstMessage: Int? = nil
+        if loopDepth == 0, recorder?.first == nil, case .array(let a) = sequence, let first = recorder?.suffixStart(a) {
+            firstMessage = first
+            recorder!.first = first
+            recorder!.starts = Array(repeating: nil, count: recorder!.messages.count)
+            recorder!.loopStart = out.utf8.count
+        }
+        // The position in `sequence` of each item kept.
+        var positions = Array(items.indices)
         if let filter {
             var kept: [TemplateValue] = []
-            for item in items {
+            positions = []
+            for (position, item) in items.enumerated() {
                 scopes.append(bind(variables, item))
                 defer { scopes.removeLast() }
-                if try evaluate(filter).isTruthy { kept.append(item) }
+                if try evaluate(filter).isTruthy {
+                    kept.append(item)
+                    positions.append(position)
+                }
             }
             items = kept
         }
+        loopDepth += 1
+        defer { loopDepth -= 1 }
+        defer {
+            if firstMessage != nil {
+                recorder!.loopEnd = out.utf8.count
+                // A loop that wrote nothing (one that only looks for the last user message) is not the one.
+                if recorder!.loopEnd == recorder!.loopStart { recorder!.first = nil }
+            }
+        }
         if items.isEmpty { try render(otherwise, into: &out); return }
         for (index, item) in items.enumerated() {
+            if let firstMessage { recorder!.starts[firstMessage + positions[index]] = out.utf8.count }
             var scope = bind(variables, item)
             scope["loop"] = .object([
                 ("index", .int(index + 1)), ("index0", .int(index)), ("first", .bool(index == 0)),
@@ -506,7 +549,8 @@ struct TemplateRenderer {
         case let (.string(x), .int(n)) where op == "*":
             let (bytes, overflow) = x.utf8.count.multipliedReportingOverflow(by: max(n, 0))
             try checkString(overflow ? Int.max : bytes, "\(Self.brief(a)) * \(n)")
-            return .string(String(repeating: x, count: max(n, 0)))
+            // The empty string repeated is empty at once: String(repeating:) would loop n times (fuzzer: '' * 10000000 * 1000000000).
+            return .string(x.isEmpty ? "" : String(repeating: x, count: max(n, 0)))
         default: break
         }
         if let x = a.number, let y = b.number {

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Writes small, valid model files for the gguf, tokenizer-json and tekken fuzz
-targets to start from (the real ones are megabytes; the fuzzer works best on a few KB).
+targets to start from (the real ones are megabytes; the fuzzer works best on a few KB),
+and the templates the chat-template target starts from.
 
     scripts/fuzz/seeds.py gguf DIR
     scripts/fuzz/seeds.py tokenizer-json DIR
     scripts/fuzz/seeds.py tekken DIR
     scripts/fuzz/seeds.py sentencepiece-model DIR
     scripts/fuzz/seeds.py precompiled-charsmap DIR
+    scripts/fuzz/seeds.py chat-template DIR
 """
 import base64
 import json
@@ -98,6 +100,22 @@ def write_tokenizer_json(folder):
                   "merges": ["h e", "l l", "▁ he", "ll o", "▁he llo"]},
     }
     (folder / "sentencepiece.tokenizer.json").write_text(json.dumps(sentencepiece, ensure_ascii=False, indent=1))
+
+    # Pipelines nested as deep as real ones never are: Sequences in Sequences,
+    # and Split regexes that backtrack (nested quantifiers) or match nothing.
+    nested = dict(byte_level)
+    nested["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "Strip"}]}]},
+        {"type": "Replace", "pattern": {"Regex": "(a*)*b"}, "content": "ab"}, {"type": "Replace", "pattern": {"String": ""}, "content": "x"}]}
+    nested["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": "(a*)*b"}, "behavior": "Isolated", "invert": False},
+            {"type": "Split", "pattern": {"Regex": "(x+x+)+y"}, "behavior": "MergedWithPrevious", "invert": True},
+            {"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": "(?=a)|\\b"}, "behavior": "Removed"},
+                                                    {"type": "Split", "pattern": {"String": ""}, "behavior": "Contiguous"}]}]},
+        {"type": "Digits", "individual_digits": True}, {"type": "Punctuation", "behavior": "MergedWithNext"},
+        {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True}]}
+    (folder / "nested-sequences.tokenizer.json").write_text(json.dumps(nested, ensure_ascii=False, indent=1))
 
 
 TEKKEN_PATTERN = "|".join([
@@ -220,8 +238,51 @@ def write_precompiled_charsmap(folder):
     (folder / "trie-head-2k").write_bytes(struct.pack("<I", 2048) + blob[4:4 + 2048] + strings[:1024] + b"\0")
 
 
+HOSTILE_TEMPLATES = [
+    "{{ 9223372036854775807 + 1 }}", "{{ -9223372036854775807 - 2 }}", "{{ 9223372036854775807 * 2 }}", "{{ 3037000500 * 3037000500 }}",
+    "{{ -(-9223372036854775807 - 1) }}", "{{ (-9223372036854775807 - 1) // -1 }}", "{{ (-9223372036854775807 - 1) % -1 }}",
+    "{{ 7 // 0 }}{{ 7 % 0 }}", "{{ range(0, 10, 0) }}", "{{ range(-9223372036854775807, 9223372036854775807, 3) | length }}",
+    "{{ 'abc'[::0] }}", "{{ 'abc'[::-9223372036854775807] }}{{ messages[-9223372036854775807:9223372036854775807:2] }}",
+    "{% for i in range(1000000000) %}x{% endfor %}", "{{ 'x' * 100000000 }}", "{{ 'x' * -1 }}{{ 'ab' * 9223372036854775807 }}",
+    "{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s.replace('a', ns.s) %}{% endfor %}{{ ns.s }}",
+    "{% set ns = namespace(s='a') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+    "{{ 'aaaa' | replace('', 'xx') | replace('x', 'yyyy') }}",
+    "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l, ns.l] %}{% endfor %}{{ ns.l | tojson }}",
+    "{% for a in range(1000) %}{% for b in range(1000) %}{% for c in range(1000) %}{{ a }}{% endfor %}{% endfor %}{% endfor %}",
+    "{% for m in messages %}{% for n in messages %}{{ m.content ~ n['content'] | upper }}{% endfor %}{% endfor %}",
+    "{{ " + "(" * 300 + "1" + ")" * 300 + " }}", "{% if true %}" * 300 + "x" + "{% endif %}" * 300,
+    "{{ [[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]] | tojson }}{{ {'a': {'b': {'c': messages}}} | tojson }}",
+    "{{ messages[0]['content'][1:-1] }}{{ (messages | last).role }}{{ messages | length }}{{ loop }}{{ undefined.x.y }}",
+    "{{ raise_exception('no') }}", "{{ tools | tojson }}{% for t in tools %}{{ t.function.parameters | items | list }}{% endfor %}",
+]
+
+
+def write_chat_template(folder):
+    """The repository's templates, the reference data's GGUF templates when present, and the hostile constructs of issue 44."""
+    root = Path(__file__).resolve().parents[2]
+    for path in sorted((root / "Tests/Fixtures/chat-templates/templates").glob("*.jinja")) + [root / "Tests/Fixtures/conversations/tools-chatml.jinja"]:
+        (folder / path.name).write_bytes(path.read_bytes()[:16384])
+    config = root / "Tests/Fixtures/hf-chat-model/tokenizer_config.json"
+    if config.exists():
+        template = json.loads(config.read_text()).get("chat_template")
+        if isinstance(template, str):
+            (folder / "hf-chat-model.jinja").write_text(template)
+    import os
+    gguf_dir = Path(os.environ.get("CONTEXTKIT_REFERENCE_DATA") or Path.home() / ".cache/contextkit/reference-data") / "gguf"
+    for path in sorted(gguf_dir.glob("*.gguf")):
+        data = path.read_bytes()
+        key = b"tokenizer.chat_template"
+        at = data.find(key)
+        if at < 0 or struct.unpack("<I", data[at + len(key):at + len(key) + 4])[0] != 8:
+            continue
+        n = struct.unpack("<Q", data[at + len(key) + 4:at + len(key) + 12])[0]
+        (folder / (path.stem + ".jinja")).write_bytes(data[at + len(key) + 12:at + len(key) + 12 + min(n, 16384)])
+    for k, template in enumerate(HOSTILE_TEMPLATES):
+        (folder / f"hostile-{k:02d}.jinja").write_text(template)
+
+
 if __name__ == "__main__":
     kind, folder = sys.argv[1], Path(sys.argv[2])
     folder.mkdir(parents=True, exist_ok=True)
     {"gguf": write_gguf, "tokenizer-json": write_tokenizer_json, "tekken": write_tekken, "sentencepiece-model": write_sentencepiece_model,
-     "precompiled-charsmap": write_precompiled_charsmap}[kind](folder)
+     "precompiled-charsmap": write_precompiled_charsmap, "chat-template": write_chat_template}[kind](folder)
