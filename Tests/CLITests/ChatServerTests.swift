@@ -118,7 +118,7 @@ struct ChatServerTests {
             return tokenized["tokens"]?.elements?.compactMap { $0.intValue } ?? []
         }
         let ours = tokenizer.encodeOrdinary(text)
-        let firstDifference = zip(ours, ids).firstIndex { $0 != $1 } ?? min(ours.count, ids.count)
+        let firstDifference = zip(ours, ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ours.count, ids.count)
         print("SmolLM2 vs llama-server /tokenize, characters changed since Unicode 15.0: \(changed.count) characters, \(ids.count) tokens, first difference at \(ours == ids ? "none" : String(firstDifference))")
         #expect(ids.count > 10_000)
         #expect(ours == ids, "first difference at token \(firstDifference)")
