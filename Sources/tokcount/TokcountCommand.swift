@@ -104,7 +104,7 @@ enum TokcountCommand {
         var estimate: TokenEstimate?
         var reserve: Int
         var reserveSource: TokenBudget.ReserveSource
-        var specialMode: String
+        var specialMode: SpecialMode
         var special: SpecialTokenPolicy
         var json: Bool
         var ids: Bool
@@ -113,7 +113,7 @@ enum TokcountCommand {
         var check: Bool
         var binary: Bool
         var respectGitIgnore: Bool
-        var sort: String
+        var sort: SortOrder
         var jobs: Int
 
         /// Overhead of a request holding `messages` inputs as messages.
@@ -157,8 +157,12 @@ enum TokcountCommand {
         } catch {
             throw usage("\(options.encoding != nil ? "-e/--encoding" : "profile \(profile.name)"): \(error)")
         }
-        let specialMode = (options.special ?? .text).rawValue
-        let special: SpecialTokenPolicy = specialMode == "allow" ? .all : specialMode == "error" ? .none : .plainText
+        let specialMode = options.special ?? .text
+        let special: SpecialTokenPolicy = switch specialMode {
+        case .text: .plainText
+        case .allow: .all
+        case .error: .none
+        }
         let ids = options.ids, pieces = options.pieces, decode = options.decode
         if decode && (ids || pieces) { throw usage("--decode turns ids into text; it cannot be combined with --ids or --pieces") }
         if decode && options.json { throw usage("--decode prints text; --json does not apply to it") }
@@ -167,7 +171,7 @@ enum TokcountCommand {
             estimate: estimate, reserve: reserve, reserveSource: reserveSource, specialMode: specialMode, special: special,
             json: options.json, ids: ids, pieces: pieces, decode: decode, check: options.check,
             binary: options.binary, respectGitIgnore: !options.noIgnore,
-            sort: (options.sort ?? .input).rawValue,
+            sort: options.sort ?? .input,
             jobs: jobs(options.jobs))
     }
 
