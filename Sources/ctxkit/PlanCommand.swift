@@ -274,8 +274,7 @@ extension PlanCommand {
                 : "per request (profile)"
             let instructionsNote = job.instructions.map { $0.label == "text" ? "--instructions text, \($0.text.unicodeScalars.count) characters" : $0.label } ?? "none (--instructions)"
             let schemaNote = job.schema.map { "\($0.label), priced by schema-cost" + (schemaFraming > 0 ? " (\(schemaFraming) of framing)" : "") } ?? "none (--schema)"
-            let reserveNote = job.reserve != nil ? "--reserve"
-                : profile.defaultReserve > 0 ? "the profile's" : "default: 512, at most a quarter of the window (--reserve)"
+            let reserveNote = budget.reserveSource.description
             var notes = ["\(profile.name)", overheadNote, instructionsNote, schemaNote]
             if budget.frame > 0 { notes.append("--source-frame: the marker lines around each chunk") }
             notes += [reserveNote, "tokens a chunk may hold"]

@@ -65,8 +65,8 @@ enum ProbeCommand {
             throw CommandFailure(error.description)  // probe has always ended an unknown profile with 1
         }
         let window = options.window ?? profile.contextWindow
-        let reserve = options.reserve ?? profile.defaultReserve
-        let budget = TokenBudget(window: window, requestOverhead: profile.overheads.request(messages: 1), reserve: reserve)
+        let budget = TokenBudget(profile: profile, reserve: options.reserve, window: window)
+        let reserve = budget.reserve
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let report = try data.withUnsafeBytes { raw in
             try FitReport.measure(utf8: raw.bindMemory(to: UInt8.self), tokenizer: try profile.tokenizer.load(),
@@ -82,7 +82,7 @@ enum ProbeCommand {
                                             "overflow": overflow, "overhead": .int(budget.requestOverhead), "profile": .string(profile.name),
                                             "reserve": .int(reserve), "textTokens": .int(report.textTokens), "window": .int(window)]).rendered())
         } else {
-            print("\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.requestOverhead) per request − \(reserve) reserve = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))")
+            print("\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.requestOverhead) per request − \(reserve) reserve (\(budget.reserveSource)) = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))")
             if let p = report.firstTokenPast {
                 print("crosses the window at token \(approx)\(NumberFormat.grouped(p.token)): line \(p.position.line), column \(p.position.column) (byte \(NumberFormat.grouped(p.position.byteOffset)), character \(NumberFormat.grouped(p.position.characterOffset)))")
                 print("fits: the first \(NumberFormat.grouped(p.position.characterOffset)) characters (\(NumberFormat.percent(p.position.byteOffset, of: max(data.count, 1))) of the bytes)")

@@ -1,4 +1,6 @@
+import ContextKit
 import Render
+import ToolSupport
 
 /// How the reports write a cost: `≈` before an estimate, and the share of the
 /// window with the estimate's error bar.
@@ -22,5 +24,21 @@ struct CostFormat {
             text += " (±\(Int((bar * 100).rounded()))%: \(NumberFormat.grouped(low))–\(NumberFormat.grouped(high)) tokens)"
         }
         return text
+    }
+
+    /// `  input budget: 4,096 window − 22 per request − … − 512 answer reserve = 3,331 tokens for input`,
+    /// then which rule set the reserve. `parts` are the fixed costs between
+    /// the overhead and the reserve, each with its label; `room` names what the rest is for.
+    func budget(_ budget: TokenBudget, title: String, parts: [(tokens: Int, label: String)], room: String, style: Style) -> String {
+        var line = "  \(title): \(NumberFormat.grouped(budget.window)) window"
+        line += " − \(NumberFormat.grouped(budget.requestOverhead)) per request"
+        for part in parts { line += " − \(tokens(part.tokens)) \(part.label)" }
+        line += " − \(NumberFormat.grouped(budget.reserve)) answer reserve"
+        let left = budget.room > 0 ? style.green(tokens(budget.room)) : style.red(tokens(budget.room))
+        var out = line + " = " + left + " tokens for \(room)\n"
+        out += budget.reserve == 0
+            ? "    (the answer shares the window: keep room for it with --reserve N)\n"
+            : "    (answer reserve: \(budget.reserveSource))\n"
+        return out
     }
 }

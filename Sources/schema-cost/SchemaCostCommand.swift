@@ -53,7 +53,7 @@ enum SchemaCostCommand {
                 .option("type", short: "t", value: "NAME", help: "Swift: the @Generable type to count (default: the one no other type in the file uses).", \.type),
                 .choice("runtime", value: "KIND", help: "How the schema reaches the model: apple, openai, grammar (llama.cpp: not in the prompt) or json. Default: from the profile.", \.runtime),
                 .option("instructions", short: "i", value: "FILE", help: "Session instructions, counted into the input budget.", \.instructions),
-                .option("reserve", short: "r", value: "N", help: "Tokens to keep for the answer in the input budget (default: the profile's).", \.reserve, .integer()),
+                .option("reserve", short: "r", value: "N", help: "Tokens to keep for the answer in the input budget (default: the profile's, else 512 but at most a quarter of the window, as every ContextKit tool).", \.reserve, .integer()),
                 .repeated("profiles", value: "FILE", help: "Extra model profiles (JSON); may be repeated.", \.profiles),
                 .flag("show-schema", help: "Also print the text that was counted.", \.showSchema),
                 .flag("check", help: "Exit 3 when instructions, schema and reserve leave no room for input.", \.check),
@@ -121,7 +121,7 @@ enum SchemaCostCommand {
             var noRoom = false
             for (position, document) in documents.enumerated() {
                 let report = SchemaCost(settings: settings).report(for: document, instructionsTokens: instructionsTokens)
-                noRoom = noRoom || report.budget.inputLeft <= 0
+                noRoom = noRoom || report.budget.room <= 0
                 if options.json {
                     Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
                 } else {

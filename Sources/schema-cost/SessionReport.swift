@@ -58,17 +58,9 @@ struct SessionReport {
         }
         var out = "What if (total of the definitions):\n"
         out += indented(Table(header: ["", "total", ""], alignRight: [false, true, false]).render(rows))
-        var line = "  session budget: \(NumberFormat.grouped(budget.window)) window"
-        line += " − \(NumberFormat.grouped(budget.requestOverhead)) per request"
-        line += " − \(tokens(budget.instructions)) instructions"
-        line += " − \(tokens(budget.tools)) tools"
-        line += " − \(tokens(budget.schema)) response schema"
-        line += " − \(NumberFormat.grouped(budget.reserve)) answer reserve"
-        let left = budget.room > 0 ? style.green(tokens(budget.room)) : style.red(tokens(budget.room))
-        out += line + " = " + left + " tokens for prompts\n"
-        if budget.reserve == 0 {
-            out += "    (the answer shares the window: keep room for it with --reserve N)\n"
-        }
+        out += format.budget(budget, title: "session budget",
+                             parts: [(budget.instructions, "instructions"), (budget.tools, "tools"), (budget.schema, "response schema")],
+                             room: "prompts", style: style)
         return out
     }
 

@@ -76,17 +76,9 @@ struct TextReport {
                 "    " + (offset == 0 ? style.yellow("warning:") + line.dropFirst("warning:".count) : "  " + line) + "\n"
             }.joined()
         }
-        let budget = report.budget
-        var line = "  input budget: \(NumberFormat.grouped(budget.contextWindow)) window"
-        line += " − \(NumberFormat.grouped(budget.requestOverhead)) per request"
-        line += " − \(tokens(budget.instructions)) instructions"
-        line += " − \(tokens(budget.schema)) \(document.isToolList ? "tools" : "schema")"
-        line += " − \(NumberFormat.grouped(budget.responseReserve)) answer reserve"
-        let left = budget.inputLeft > 0 ? style.green(tokens(budget.inputLeft)) : style.red(tokens(budget.inputLeft))
-        out += line + " = " + left + " tokens for input\n"
-        if budget.responseReserve == 0 {
-            out += "    (the answer shares the window: keep room for it with --reserve N)\n"
-        }
+        out += format.budget(report.budget, title: "input budget",
+                             parts: [(report.budget.instructions, "instructions"), (report.budget.schema, document.isToolList ? "tools" : "schema")],
+                             room: "input", style: style)
         return out
     }
 

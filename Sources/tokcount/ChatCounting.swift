@@ -31,7 +31,7 @@ enum ChatCounting {
                 let count = try counter.count(conversation)
                 outcome.conversation = conversation
                 outcome.count = count
-                outcome.fit = count.fit(window: s.profile.contextWindow, reserve: s.reserve)
+                outcome.fit = count.fit(window: s.profile.contextWindow, reserve: s.reserve, source: s.reserveSource)
             } catch let error as ConversationError {
                 outcome.error = "\(error)"
             } catch let error as InputError {
@@ -81,7 +81,7 @@ enum ChatCounting {
         out += Table(header: ["#", "role", "tokens", "prompt tokens", "in the rendered prompt"], alignRight: [true, false, true, false, false])
             .render(rows).split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
         out += "\n  model:  \(s.profile.name), \(count.method)\n"
-        out += "  fit:    \(n(fit.used)) of \(NumberFormat.grouped(fit.budget.window)) tokens with \(NumberFormat.grouped(fit.budget.reserve)) reserved for the answer, "
+        out += "  fit:    \(n(fit.used)) of \(NumberFormat.grouped(fit.budget.window)) tokens with \(NumberFormat.grouped(fit.budget.reserve)) reserved for the answer (\(fit.budget.reserveSource)), "
             + (fit.fits ? "fits with \(n(fit.spare)) to spare" : "overflows by \(n(fit.overflow))") + "\n"
         for note in count.notes { out += "  note:   \(note)\n" }
         return out

@@ -17,7 +17,7 @@ enum JSONReport {
             JSONMember("tool", .string("tokcount")),
             JSONMember("version", .string(ToolVersion.string)),
             JSONMember("profile", profile(s)),
-            JSONMember("special", .string(s.specialMode)),
+            JSONMember("special", .string(s.specialMode.rawValue)),
             JSONMember("inputs", .array(inputsWritten ? [] : rows.map { input($0, settings: s) })),
             JSONMember("total", totals(total, settings: s)),
             JSONMember("warnings", .array(warnings)),

@@ -80,7 +80,7 @@ struct TextReport {
         }
         var parts = ["\(approx)\(n(fit.textTokens)) text"]
         if fit.budget.requestOverhead > 0 { parts.append("\(n(fit.budget.requestOverhead)) request overhead") }
-        if fit.budget.reserve > 0 { parts.append("\(n(fit.budget.reserve)) reserved for the answer") }
+        if fit.budget.reserve > 0 { parts.append("\(n(fit.budget.reserve)) reserved for the answer (\(fit.budget.reserveSource))") }
         return "\(settings.profile.name): " + parts.joined(separator: " + ")
     }
 

@@ -40,7 +40,7 @@ enum TokcountCommand {
                 .option("model", short: "m", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them. A .gguf model file gives its own window, tokenizer and template overheads.", \.model),
                 .option("encoding", short: "e", value: "NAME|FILE", help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file.", \.encoding),
                 .option("window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work).", \.window, .tokens(minimum: 1)),
-                .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, usually 0).", \.reserve, .tokens()),
+                .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, else 512 but at most a quarter of the window, as every ContextKit tool).", \.reserve, .tokens()),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable). ${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json is always read if present.", \.profiles),
                 .flag("list-models", help: "List the model profiles and exit.", \.listModels),
                 .choice("special", value: "text|allow|error", help: "Special-token strings such as <|endoftext|>: count as plain text (default; a note says when there are any), allow them as single special tokens, or treat them as an error.", \.special),
@@ -103,7 +103,8 @@ enum TokcountCommand {
         var tokenizerName: String
         var estimate: TokenEstimate?
         var reserve: Int
-        var specialMode: String
+        var reserveSource: TokenBudget.ReserveSource
+        var specialMode: SpecialMode
         var special: SpecialTokenPolicy
         var json: Bool
         var ids: Bool
@@ -112,12 +113,13 @@ enum TokcountCommand {
         var check: Bool
         var binary: Bool
         var respectGitIgnore: Bool
-        var sort: String
+        var sort: SortOrder
         var jobs: Int
 
         /// Overhead of a request holding `messages` inputs as messages.
         func budget(messages: Int) -> TokenBudget {
-            TokenBudget(window: profile.contextWindow, requestOverhead: profile.overheads.request(messages: messages), reserve: reserve)
+            TokenBudget(window: profile.contextWindow, requestOverhead: profile.overheads.request(messages: messages), reserve: reserve,
+                        reserveSource: reserveSource)
         }
     }
 
@@ -132,7 +134,7 @@ enum TokcountCommand {
         if let window = options.window {
             profile.contextWindow = window
         }
-        let reserve = options.reserve ?? profile.defaultReserve
+        let (reserve, reserveSource) = TokenBudget.reserve(given: options.reserve, profileReserve: profile.defaultReserve, window: profile.contextWindow)
         if reserve >= profile.contextWindow {
             // Nothing could fit: every input would be reported as overflowing.
             throw usage("\(options.reserve != nil ? "--reserve" : "profile \(profile.name)"): a reserve of \(NumberFormat.grouped(reserve)) tokens "
@@ -155,17 +157,21 @@ enum TokcountCommand {
         } catch {
             throw usage("\(options.encoding != nil ? "-e/--encoding" : "profile \(profile.name)"): \(error)")
         }
-        let specialMode = (options.special ?? .text).rawValue
-        let special: SpecialTokenPolicy = specialMode == "allow" ? .all : specialMode == "error" ? .none : .plainText
+        let specialMode = options.special ?? .text
+        let special: SpecialTokenPolicy = switch specialMode {
+        case .text: .plainText
+        case .allow: .all
+        case .error: .none
+        }
         let ids = options.ids, pieces = options.pieces, decode = options.decode
         if decode && (ids || pieces) { throw usage("--decode turns ids into text; it cannot be combined with --ids or --pieces") }
         if decode && options.json { throw usage("--decode prints text; --json does not apply to it") }
         return Settings(
             paths: options.positionals, profile: profile, tokenizer: tokenizer, tokenizerName: tokenizer.name,
-            estimate: estimate, reserve: reserve, specialMode: specialMode, special: special,
+            estimate: estimate, reserve: reserve, reserveSource: reserveSource, specialMode: specialMode, special: special,
             json: options.json, ids: ids, pieces: pieces, decode: decode, check: options.check,
             binary: options.binary, respectGitIgnore: !options.noIgnore,
-            sort: (options.sort ?? .input).rawValue,
+            sort: options.sort ?? .input,
             jobs: jobs(options.jobs))
     }
 

@@ -29,14 +29,14 @@ import TokenKit
         #expect(messages.count == 6 && messages.map { $0["role"] as? String } == ["system", "system", "system", "system", "system", "user"])
         #expect(messages.reduce(0) { $0 + ($1["tokens"] as? Int ?? 0) } == 121)
         let fit = try #require(c["fit"] as? [String: Any])
-        #expect(fit["used"] as? Int == 124 && fit["fits"] as? Bool == true)
+        #expect(fit["used"] as? Int == 124 + 512 && fit["reserve"] as? Int == 512 && fit["fits"] as? Bool == true)
     }
 
     @Test func textOutputShowsEachMessageAndTheFit() throws {
         let r = try tokcount.run(["--chat", "-", "-m", "gpt-4"], stdin: Data(Self.jargon.utf8))
         #expect(r.status == 0)
         #expect(r.stdout.contains("total") && r.stdout.contains("129"))
-        #expect(r.stdout.contains("129 of 8,192 tokens"))
+        #expect(r.stdout.contains("641 of 8,192 tokens with 512 reserved for the answer (default: 512, at most a quarter of the window; --reserve N to change)"))
     }
 
     @Test func aBadConversationFailsAloneAndTheOthersAreCounted() throws {

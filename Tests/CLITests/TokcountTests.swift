@@ -23,8 +23,8 @@ import TokenKit
         #expect(r.field("bytes") == "63")
         #expect(r.field("chars/token") == "3.94")
         #expect(r.field("lines") == "3")
-        #expect(r.field("fit") == "22 of 8,192 tokens (<1%), fits with 8,170 to spare")
-        #expect(r.stdout.contains("gpt-4: 16 text + 6 request overhead"))
+        #expect(r.field("fit") == "534 of 8,192 tokens (7%), fits with 7,658 to spare")
+        #expect(r.stdout.contains("gpt-4: 16 text + 6 request overhead + 512 reserved for the answer (default: 512, at most a quarter of the window; --reserve N to change)"))
         #expect(r.stderr.isEmpty)
     }
 
@@ -32,7 +32,7 @@ import TokenKit
         let dir = try TempDir()
         let file = try dir.write("notes.txt", prose)
         // Token 8 is " seven", at line 2, column 4.
-        let r = try tokcount.run(["-e", "cl100k_base", "--window", "7", "-m", "gpt-2", file])
+        let r = try tokcount.run(["-e", "cl100k_base", "--window", "7", "--reserve", "0", "-m", "gpt-2", file])
         #expect(r.status == 0)
         #expect(r.stdout.contains("16 of 7 tokens (229%), overflows by 9 tokens: token 8 starts at line 2, column 4"))
     }
@@ -42,9 +42,9 @@ import TokenKit
         let file = try dir.write("notes.txt", prose)
         let r = try tokcount.run(["-m", "gpt-4", "--window", "30", "--reserve", "10", file])
         #expect(r.stdout.contains("32 of 30 tokens (107%), overflows by 2 tokens: token 15 starts at line 3, column 7"))
-        #expect(r.stdout.contains("gpt-4: 16 text + 6 request overhead + 10 reserved for the answer"))
+        #expect(r.stdout.contains("gpt-4: 16 text + 6 request overhead + 10 reserved for the answer (given with --reserve)"))
         let k = try tokcount.run(["-m", "gpt-4", "--window", "1k", file])
-        #expect(k.field("fit") == "22 of 1,000 tokens (2%), fits with 978 to spare")
+        #expect(k.field("fit") == "272 of 1,000 tokens (27%), fits with 728 to spare")
     }
 
     @Test func estimatedCountsAreMarkedAndExplained() throws {
@@ -54,7 +54,7 @@ import TokenKit
         // 16 cl100k_base tokens × 1.216 ≈ 19.
         #expect(r.field("tokens")?.hasPrefix("≈19  estimated for apple-on-device from cl100k_base (16 tokens): × 1.216") == true)
         #expect(r.stdout.contains("±15%"))
-        #expect(r.stdout.contains("≈41 of 4,096 tokens (1%), fits with ≈4,055 to spare"))
+        #expect(r.stdout.contains("≈553 of 4,096 tokens (14%), fits with ≈3,543 to spare"))
         let json = try tokcount.run(["-m", "apple-on-device", "--json", file]).json()
         let profile = json["profile"] as! [String: Any]
         #expect(profile["estimated"] as? Bool == true)
@@ -179,7 +179,7 @@ import TokenKit
         #expect(lines[1] == ["2", "6", "6", "3.00", "<1%", a])
         #expect(lines[2] == ["16", "63", "63", "3.94", "<1%", b])
         #expect(lines[3] == ["18", "69", "69", "3.83", "<1%", "total", "(2", "inputs)"])
-        #expect(r.stdout.contains("all 2 in one request: 27 of 8,192 tokens (<1%), fits with 8,165 to spare"))
+        #expect(r.stdout.contains("all 2 in one request: 539 of 8,192 tokens (7%), fits with 7,653 to spare"))
     }
 
     @Test func sortByTokens() throws {
@@ -195,7 +195,7 @@ import TokenKit
         let dir = try TempDir()
         let a = try dir.write("a.txt", prose)
         let b = try dir.write("b.txt", prose)
-        let r = try tokcount.run(["-m", "gpt-2", "-e", "cl100k_base", "--window", "20", "--json", a, b])
+        let r = try tokcount.run(["-m", "gpt-2", "-e", "cl100k_base", "--window", "20", "--reserve", "0", "--json", a, b])
         let fit = (try r.json()["total"] as! [String: Any])["fit"] as! [String: Any]
         let past = fit["firstTokenPast"] as! [String: Any]
         #expect(past["path"] as? String == b && past["token"] as? Int == 21 && past["tokenInInput"] as? Int == 5)
@@ -427,7 +427,7 @@ import TokenKit
     @Test func jsonIsOneDocumentWithTheDocumentedSchema() throws {
         let dir = try TempDir()
         let file = try dir.write("t.txt", prose)
-        let r = try tokcount.run(["--json", "-m", "gpt-4", "--window", "10", file])
+        let r = try tokcount.run(["--json", "-m", "gpt-4", "--window", "10", "--reserve", "0", file])
         let json = try r.json()
         #expect(Array(json.keys).sorted() == ["exitCode", "inputs", "profile", "schemaVersion", "special", "tool", "total", "version", "warnings"])
         #expect(json["schemaVersion"] as? Int == 1)

@@ -34,6 +34,8 @@ public struct TokenBudget: Equatable, Sendable {
     public var frame: Int
     /// Tokens kept free for the answer.
     public var reserve: Int
+    /// Which rule set `reserve`, said beside it in every tool's output.
+    public var reserveSource: ReserveSource
     /// Tokens of the previous chunk repeated at the start of the next one.
     public var overlap: Int
     /// The counts are estimates (the profile's tokenizer is a proxy).
@@ -41,7 +43,8 @@ public struct TokenBudget: Equatable, Sendable {
 
     /// A budget from its parts, all in tokens.
     public init(window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
-                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0, tools: Int = 0) {
+                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0, tools: Int = 0,
+                reserveSource: ReserveSource = .given) {
         self.window = window
         self.requestOverhead = requestOverhead
         self.instructions = instructions
@@ -49,6 +52,7 @@ public struct TokenBudget: Equatable, Sendable {
         self.tools = tools
         self.frame = frame
         self.reserve = reserve
+        self.reserveSource = reserveSource
         self.overlap = overlap
         self.isEstimate = isEstimate
     }
@@ -66,11 +70,12 @@ public struct TokenBudget: Equatable, Sendable {
     ///   - frame: tokens of the delimiters around each chunk of text, 0 for none.
     public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil, frame: Int = 0) {
         let window = window ?? profile.contextWindow
+        let reserve = Self.reserve(given: reserve, profileReserve: profile.defaultReserve, window: window)
         self.init(window: window,
                   requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
                   instructions: instructions, schema: schema,
-                  reserve: reserve ?? Self.defaultReserve(for: profile, window: window),
-                  overlap: overlap, isEstimate: profile.isEstimate, frame: frame)
+                  reserve: reserve.tokens,
+                  overlap: overlap, isEstimate: profile.isEstimate, frame: frame, reserveSource: reserve.source)
     }
 
     /// The budget of one request to `profile` carrying `cost`'s instructions,
@@ -85,7 +90,37 @@ public struct TokenBudget: Equatable, Sendable {
     /// 1,900 characters of English answer, room for a summary), but never
     /// more than a quarter of the window (`window`, else the profile's).
     public static func defaultReserve(for profile: ModelProfile, window: Int? = nil) -> Int {
-        profile.defaultReserve > 0 ? profile.defaultReserve : min(512, (window ?? profile.contextWindow) / 4)
+        reserve(given: nil, profileReserve: profile.defaultReserve, window: window ?? profile.contextWindow).tokens
+    }
+
+    /// The one reserve rule every tool applies (fit, probe, plan, summarise,
+    /// schema-cost): the reserve `given` (`--reserve`) when there is one; else
+    /// the profile's own (`profileReserve` > 0); else 512 tokens, at most a
+    /// quarter of `window`. Returns the tokens and which rule gave them.
+    public static func reserve(given: Int?, profileReserve: Int, window: Int) -> (tokens: Int, source: ReserveSource) {
+        if let given { return (given, .given) }
+        if profileReserve > 0 { return (profileReserve, .profile) }
+        return (min(512, window / 4), .defaultRule)
+    }
+
+    /// Where a budget's reserve came from (`reserve(given:profileReserve:window:)`).
+    public enum ReserveSource: Equatable, Sendable, CustomStringConvertible {
+        /// Given by the caller (`--reserve`).
+        case given
+        /// The profile's own default reserve.
+        case profile
+        /// The default rule: 512 tokens, at most a quarter of the window.
+        case defaultRule
+
+        /// In words, for the line that shows the reserve: as given, the
+        /// profile's, or the default rule and how to change it.
+        public var description: String {
+            switch self {
+            case .given: return "given with --reserve"
+            case .profile: return "the profile's"
+            case .defaultRule: return "default: 512, at most a quarter of the window; --reserve N to change"
+            }
+        }
     }
 
     /// Tokens every request carries besides its text and the reserve:

@@ -52,13 +52,14 @@ public struct ConversationCount: Equatable, Sendable {
     public var total: Int { messageTokens + tools + overhead }
 
     /// The budget this conversation is sent under: the window, with tools and
-    /// overhead as the fixed request cost and `reserve` kept for the answer.
-    public func budget(window: Int, reserve: Int) -> TokenBudget {
-        TokenBudget(window: window, requestOverhead: tools + overhead, reserve: reserve, isEstimate: isEstimate)
+    /// overhead as the fixed request cost and `reserve` kept for the answer
+    /// (as `source` decided it: `TokenBudget.reserve(given:profileReserve:window:)`).
+    public func budget(window: Int, reserve: Int, source: TokenBudget.ReserveSource = .given) -> TokenBudget {
+        TokenBudget(window: window, requestOverhead: tools + overhead, reserve: reserve, isEstimate: isEstimate, reserveSource: source)
     }
 
     /// Whether the conversation, with `reserve` tokens for the answer, fits `window`.
-    public func fit(window: Int, reserve: Int) -> FitReport {
-        FitReport(textTokens: messageTokens, budget: budget(window: window, reserve: reserve))
+    public func fit(window: Int, reserve: Int, source: TokenBudget.ReserveSource = .given) -> FitReport {
+        FitReport(textTokens: messageTokens, budget: budget(window: window, reserve: reserve, source: source))
     }
 }

@@ -54,11 +54,9 @@ public struct SchemaCost {
                 schemaTokens: 0, totalTokens: 0, savedTokens: total,
                 warning: "the output still always parses (decoding stays constrained), but meaning collapses: the model no longer reads the field names or descriptions, and 7 of 8 runs in the field notes had a junk field (empty string, lone comma)")
         }
-        let reserve = settings.responseReserve
-        let budget = SchemaCostReport.Budget(
-            contextWindow: settings.contextWindow, requestOverhead: settings.requestOverhead, instructions: instructionsTokens,
-            schema: total, responseReserve: reserve,
-            inputLeft: settings.contextWindow - settings.requestOverhead - instructionsTokens - total - reserve)
+        let budget = TokenBudget(
+            window: settings.contextWindow, requestOverhead: settings.requestOverhead, instructions: instructionsTokens,
+            schema: total, reserve: settings.responseReserve, isEstimate: settings.isEstimate, reserveSource: settings.reserveSource)
         let fields = priced.fields.sorted {
             ($0.tokens, $0.descriptionTokens) > ($1.tokens, $1.descriptionTokens)
         }

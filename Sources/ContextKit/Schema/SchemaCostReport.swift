@@ -37,22 +37,6 @@ public struct SchemaCostReport: Sendable {
         public var warning: String?
     }
 
-    /// The window, shared out.
-    public struct Budget: Equatable, Sendable {
-        /// The model's context window.
-        public var contextWindow: Int
-        /// The profile's fixed cost per request.
-        public var requestOverhead: Int
-        /// Tokens of the instructions given to `SchemaCost.report`.
-        public var instructions: Int
-        /// The schema's total cost (`totalTokens`).
-        public var schema: Int
-        /// Tokens kept for the answer.
-        public var responseReserve: Int
-        /// What is left for the user's input (negative when it does not fit).
-        public var inputLeft: Int
-    }
-
     /// The kind of document priced.
     public var format: SchemaFormat
     /// The profile it was priced for.
@@ -81,8 +65,10 @@ public struct SchemaCostReport: Sendable {
     public var withoutDescriptions: WhatIf
     /// Apple's `includeSchemaInPrompt: false`; nil where the runtime has no such switch.
     public var schemaOutOfPrompt: WhatIf?
-    /// The window shared out between the request's parts.
-    public var budget: Budget
+    /// The window shared out between the request's parts: the same budget
+    /// `ctxkit plan` and `tokcount` use, with the schema in `schema` (for a
+    /// tool list, the tools), and `room` what is left for the input.
+    public var budget: TokenBudget
     /// Things a user should know about this pricing (unpublished formats, guesses made).
     public var notes: [String]
 

@@ -28,6 +28,8 @@ public struct SchemaCostSettings: Sendable {
     public var requestOverhead: Int
     /// Tokens to keep free for the answer.
     public var responseReserve: Int
+    /// Which rule set `responseReserve` (`TokenBudget.reserve(given:profileReserve:window:)`).
+    public var reserveSource: TokenBudget.ReserveSource
     /// Whether the runtime can constrain output to a schema without putting it
     /// in the prompt (Apple's `includeSchemaInPrompt: false`).
     public var canLeaveSchemaOutOfPrompt: Bool
@@ -37,7 +39,8 @@ public struct SchemaCostSettings: Sendable {
     public init(
         profileName: String, tokenizer: Tokenizer, estimate: TokenEstimate? = nil, method: String,
         outputSchemas: SchemaPlacement, tools: SchemaPlacement, framingSource: String, toolFramingSource: String? = nil, outputSchemaNote: String? = nil, toolNote: String? = nil,
-        contextWindow: Int, requestOverhead: Int = 0, responseReserve: Int = 0, canLeaveSchemaOutOfPrompt: Bool = false
+        contextWindow: Int, requestOverhead: Int = 0, responseReserve: Int = 0, reserveSource: TokenBudget.ReserveSource = .given,
+        canLeaveSchemaOutOfPrompt: Bool = false
     ) {
         self.profileName = profileName
         self.tokenizer = tokenizer
@@ -52,6 +55,7 @@ public struct SchemaCostSettings: Sendable {
         self.contextWindow = contextWindow
         self.requestOverhead = requestOverhead
         self.responseReserve = responseReserve
+        self.reserveSource = reserveSource
         self.canLeaveSchemaOutOfPrompt = canLeaveSchemaOutOfPrompt
     }
 

@@ -27,7 +27,8 @@ public enum SchemaRuntime: String, CaseIterable, Sendable {
 }
 
 extension SchemaCostSettings {
-    /// Settings for `profile` served by `runtime` (inferred from the profile when nil).
+    /// Settings for `profile` served by `runtime` (inferred from the profile when nil);
+    /// a nil `responseReserve` takes the one reserve rule (`TokenBudget.reserve(given:profileReserve:window:)`).
     public init(profile: ModelProfile, tokenizer: Tokenizer, runtime: SchemaRuntime? = nil, responseReserve: Int? = nil) {
         let runtime = runtime ?? SchemaRuntime.inferred(for: profile)
         let framing = profile.overheads.schemaFraming
@@ -71,10 +72,11 @@ extension SchemaCostSettings {
             tools = outputSchemas
             source = framing == 0 ? "no framing known for \(profile.name)" : "\(framing) tokens per schema, from the profile"
         }
+        let reserve = TokenBudget.reserve(given: responseReserve, profileReserve: profile.defaultReserve, window: profile.contextWindow)
         self.init(
             profileName: profile.name, tokenizer: tokenizer, estimate: profile.estimate, method: method,
             outputSchemas: outputSchemas, tools: tools, framingSource: source, toolFramingSource: toolSource, outputSchemaNote: outputNote, toolNote: toolNote,
             contextWindow: profile.contextWindow, requestOverhead: profile.overheads.perRequest,
-            responseReserve: responseReserve ?? profile.defaultReserve, canLeaveSchemaOutOfPrompt: runtime == .apple)
+            responseReserve: reserve.tokens, reserveSource: reserve.source, canLeaveSchemaOutOfPrompt: runtime == .apple)
     }
 }

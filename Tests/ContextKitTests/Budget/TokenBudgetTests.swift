@@ -9,6 +9,22 @@ struct TokenBudgetTests {
         #expect(apple.room == 4096 - 22 - 40 - 119 - 300)
     }
 
+    @Test func theReserveRuleTakesTheGivenThenTheProfilesThenAQuarterOfTheWindowUpTo512() {
+        #expect(TokenBudget.reserve(given: 0, profileReserve: 200, window: 4096) == (0, .given))
+        #expect(TokenBudget.reserve(given: nil, profileReserve: 200, window: 4096) == (200, .profile))
+        #expect(TokenBudget.reserve(given: nil, profileReserve: 0, window: 4096) == (512, .defaultRule))
+        #expect(TokenBudget.reserve(given: nil, profileReserve: 0, window: 1000) == (250, .defaultRule))
+    }
+
+    @Test func aProfileBudgetSaysWhichRuleSetItsReserve() throws {
+        let gpt = try profile("gpt-4o")
+        #expect(TokenBudget(profile: gpt).reserveSource == .defaultRule)
+        #expect(TokenBudget(profile: gpt, reserve: 10).reserveSource == .given)
+        var local = gpt
+        local.defaultReserve = 200
+        #expect(TokenBudget(profile: local).reserve == 200 && TokenBudget(profile: local).reserveSource == .profile)
+    }
+
     @Test func anEstimatedProfileGivesAnEstimatedBudget() throws {
         #expect(TokenBudget(profile: try profile("apple-on-device")).isEstimate)
     }

@@ -86,7 +86,8 @@ import ContextKitJSON
         let off = try #require(report.schemaOutOfPrompt)
         #expect(off.totalTokens == 0 && off.savedTokens == report.totalTokens)
         #expect(off.warning?.contains("7 of 8") == true)
-        #expect(report.budget == SchemaCostReport.Budget(contextWindow: 4096, requestOverhead: 22, instructions: 10, schema: 115, responseReserve: 500, inputLeft: 4096 - 22 - 10 - 115 - 500))
+        #expect(report.budget == TokenBudget(window: 4096, requestOverhead: 22, instructions: 10, schema: 115, reserve: 500, isEstimate: true))
+        #expect(report.budget.room == 4096 - 22 - 10 - 115 - 500)
     }
 
     @Test func appleEncodingEscapesSlashes() throws {
