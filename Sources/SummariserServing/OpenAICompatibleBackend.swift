@@ -126,7 +126,10 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
 
     /// The request's prompt tokens as `promptCounting` says; nil when it
     /// says nothing, or the server could not count (the plan's count is used).
-    public func promptTokens(instructions: String, prompt: String) async -> Int? {
+    /// `schema` adds nothing: both ways count the messages as llama.cpp's
+    /// template renders them, and llama.cpp turns a `response_format` schema
+    /// into a grammar on decoding, not into prompt text.
+    public func promptTokens(instructions: String, prompt: String, schema: OutputSchema?) async -> Int? {
         let messages = Self.messages(instructions: instructions, prompt: prompt)
         switch configuration.promptCounting {
         case .none: return nil

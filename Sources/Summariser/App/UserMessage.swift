@@ -3,10 +3,10 @@
 /// app should do about it (hide the feature, offer Settings, offer a retry…).
 ///
 /// There is one for every `BackendAvailability.Reason`, every
-/// `GenerationError` and every `SummariserError`. The three Apple reasons
-/// stay apart because each needs a different screen: a device that cannot
-/// run the model hides the feature, Apple Intelligence turned off points to
-/// Settings, a model still downloading asks for patience. Guardrail and
+/// `GenerationError` and every `SummariserError`. The Apple reasons stay
+/// apart because each needs a different screen: a device that cannot run
+/// the model hides the feature, Apple Intelligence turned off points to
+/// Settings, a model still downloading or busy asks for patience. Guardrail and
 /// refusal copy is gentle: the safety rules scan for what people write about
 /// on hard days, so the message never suggests the person wrote something wrong.
 public struct UserMessage: Equatable, Sendable, CustomStringConvertible {
@@ -57,6 +57,9 @@ public struct UserMessage: Equatable, Sendable, CustomStringConvertible {
         case .modelNotReady:
             self.init(title: "Getting the model ready",
                       detail: "The on-device model is still being downloaded or set up; summaries will work in a little while.", action: .tryLater)
+        case .busy:
+            self.init(title: "The model is busy",
+                      detail: "The on-device model is busy with other requests right now; try again in a moment.", action: .tryLater)
         case let .unreachable(url, _):
             self.init(title: "Cannot reach the model",
                       detail: "Nothing answers at \(url); check that the server is running and the address is right.", action: .checkSetup)

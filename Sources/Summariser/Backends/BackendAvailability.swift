@@ -15,6 +15,10 @@ public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
         case notEnabled
         /// Apple: the model is still downloading or being prepared. Try later.
         case modelNotReady
+        /// Apple: the model turned the request away for now: rate limited (an
+        /// app in the background, over the system's limit) or already
+        /// answering another request in the session. Try later.
+        case busy(detail: String)
         /// HTTP: nothing answers at the URL.
         case unreachable(url: String, detail: String)
         /// HTTP: the server answers but the model is not loaded (still loading, or another model).
@@ -31,6 +35,8 @@ public enum BackendAvailability: Equatable, Sendable, CustomStringConvertible {
                 return "Apple Intelligence is turned off; turn it on in Settings > Apple Intelligence & Siri"
             case .modelNotReady:
                 return "the on-device model is not ready yet (still downloading); try again later"
+            case .busy(let detail):
+                return "the on-device model is busy (\(detail)); try again later"
             case let .unreachable(url, detail):
                 return "cannot reach \(url): \(detail); check that the server is running and the URL is right"
             case let .modelNotLoaded(model, detail):

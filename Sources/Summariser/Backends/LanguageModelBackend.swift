@@ -28,10 +28,11 @@ public protocol LanguageModelBackend: Sendable {
 
     /// The exact prompt tokens the backend will charge for one request —
     /// `instructions` as the system prompt, `prompt` as the user's message,
-    /// rendered as the backend renders them — or nil when it cannot say (the
-    /// default). The engine then plans each call with this count, and checks
-    /// it against the window before sending.
-    func promptTokens(instructions: String, prompt: String) async -> Int?
+    /// `schema` as the request's output schema (nil for free text), rendered
+    /// as the backend renders them — or nil when it cannot say (the default).
+    /// The engine then plans each call with this count, and checks it
+    /// against the window before sending.
+    func promptTokens(instructions: String, prompt: String, schema: OutputSchema?) async -> Int?
 
     /// A new session with `instructions` as its system prompt.
     func makeSession(instructions: String) -> any LanguageModelSession
@@ -45,5 +46,5 @@ extension LanguageModelBackend {
     /// Nil: the backend cannot count, and the profile's count (or estimate) is trusted.
     public func tokenCount(for text: String) async -> Int? { nil }
     /// Nil: the backend does not count whole requests; the plan's count is used.
-    public func promptTokens(instructions: String, prompt: String) async -> Int? { nil }
+    public func promptTokens(instructions: String, prompt: String, schema: OutputSchema?) async -> Int? { nil }
 }

@@ -311,13 +311,13 @@ public struct SummaryEngine: Sendable {
         }
 
         /// The prompt tokens the backend will charge for this call, before it
-        /// is made: its count of the whole request when it gives one, else its
-        /// count of `prompt` plus the plan's fixed part, the frame included (Apple's on-device
-        /// model counts text, not requests); nil when it counts neither.
+        /// is made: its count of the whole request (instructions, the framed
+        /// chunk, the schema) when it gives one, else its count of `prompt`
+        /// plus the plan's fixed part, the frame included; nil when it counts neither.
         func exactPromptTokens(_ prompt: String, instructions: String, fixed: Int) async -> Int? {
             // The whole request is what is sent: the chunk inside its source frame.
             let sent = configuration.framing?.frame(prompt) ?? prompt
-            if let whole = await engine.backend.promptTokens(instructions: instructions, prompt: sent) { return whole }
+            if let whole = await engine.backend.promptTokens(instructions: instructions, prompt: sent, schema: configuration.schema) { return whole }
             return await engine.backend.tokenCount(for: prompt).map { $0 + fixed }
         }
 

@@ -5,7 +5,7 @@ import ContextKit
 /// `UserMessage` for every availability reason, every generation error and every run error.
 @Suite struct UserMessageTests {
     static let reasons: [BackendAvailability.Reason] = [
-        .deviceNotEligible, .notEnabled, .modelNotReady,
+        .deviceNotEligible, .notEnabled, .modelNotReady, .busy(detail: "rate limited"),
         .unreachable(url: "http://127.0.0.1:8080", detail: "connection refused"),
         .modelNotLoaded(model: "smollm2", detail: "loading"), .modelNotLoaded(model: nil, detail: "loading"),
         .unauthorised(url: "https://api.example.com"),
@@ -27,7 +27,7 @@ import ContextKit
     /// Fails to compile when a case is added without a row above.
     static func listed(_ reason: BackendAvailability.Reason) -> Bool {
         switch reason {
-        case .deviceNotEligible, .notEnabled, .modelNotReady, .unreachable, .modelNotLoaded, .unauthorised: return true
+        case .deviceNotEligible, .notEnabled, .modelNotReady, .busy, .unreachable, .modelNotLoaded, .unauthorised: return true
         }
     }
     static func listed(_ error: GenerationError) -> Bool {

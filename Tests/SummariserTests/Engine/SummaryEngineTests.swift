@@ -162,7 +162,10 @@ import ContextKit
         // A template that adds 7 tokens around the instructions and the prompt.
         let count: @Sendable (String, String) -> Int = { tokenizer.count($0) + tokenizer.count($1) + 7 }
         var backend = FakeBackend(behaviour: Fakes.stub)
-        backend.requestCount = count
+        backend.requestCount = { instructions, prompt, schema in
+            #expect(schema == Summary.schema, "the request's schema is counted with it")
+            return count(instructions, prompt)
+        }
         backend.exactCount = { _ in Issue.record("a backend that counts requests is not asked for text counts"); return 0 }
         let run = try await engine(backend).summarise(Fakes.text(paragraphs: 20))
         #expect(run.levels.count >= 2, "map and reduce calls are both checked")

@@ -47,8 +47,9 @@ struct FakeBackend: LanguageModelBackend {
     var reportsUsage = false
     /// The backend's own exact count of a text, when it has one (Apple's model from 26.4).
     var exactCount: (@Sendable (String) -> Int)? = nil
-    /// The backend's own exact count of a whole request (instructions, prompt), when it has one (a GGUF's template).
-    var requestCount: (@Sendable (String, String) -> Int)? = nil
+    /// The backend's own exact count of a whole request (instructions, prompt, schema), when it has one
+    /// (a GGUF's template, Apple's model from 26.4).
+    var requestCount: (@Sendable (String, String, OutputSchema?) -> Int)? = nil
     var behaviour: FakeBehaviour
 
     var name: String { "fake" }
@@ -56,7 +57,7 @@ struct FakeBackend: LanguageModelBackend {
     func availability() async -> BackendAvailability { available }
     func contextSize() async -> Int? { window }
     func tokenCount(for text: String) async -> Int? { exactCount?(text) }
-    func promptTokens(instructions: String, prompt: String) async -> Int? { requestCount?(instructions, prompt) }
+    func promptTokens(instructions: String, prompt: String, schema: OutputSchema?) async -> Int? { requestCount?(instructions, prompt, schema) }
 
     func makeSession(instructions: String) -> any LanguageModelSession {
         Session(backend: self, id: log.newSession(), instructions: instructions)
