@@ -654,7 +654,7 @@ def main() -> int:
         "  implementation gets the text as UTF-8 bytes where its call takes them (ContextKit always; the peers in",
         "  `peers.BYTES`), else as a `str` decoded before the clock starts. Python peers' Rust cores are called directly;",
         "  ContextKit runs in `tokbench`, which times `count(utf8:)` / `encodeOrdinary(utf8:)`.",
-        "- **Whole process** (the last section): `tokcount`, and beside it Python peers' processes, from start to exit, wall",
+        "- **Whole process** (the section \"Whole processes\"): `tokcount`, and beside it Python peers' processes, from start to exit, wall",
         "  clock: process start-up, the interpreter and imports, loading, reading and tokenizing. That is what a command-line",
         "  user waits for, but start-up and imports are not tokenizing, so no kernel row is compared with these.",
         "",
