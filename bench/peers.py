@@ -1,18 +1,27 @@
 """The Python tokenizers bench/bench.py races ContextKit against, behind one call.
 
-`load(peer, spec)` returns `(call, version)` where `call(text)` returns the
-token count (every peer's own count or encode call, as named in CALLS) and
-`spec` is an OpenAI encoding name (cl100k_base, o200k_base) or a tokenizer
-file (tokenizer.json, SentencePiece .model, tekken .json). Single thread:
-RAYON_NUM_THREADS=1 is set before any import, and `pin()` keeps the process
-on one CPU (tokie splits a long text across std threads, as many as the
-CPUs it may use). CPU time is the whole process's, so work a peer hands to
-a helper thread is counted.
+`load(peer, mode, spec)` returns `(call, version)` where `call(data)` returns
+the token count (every peer's own count or encode call, as named in CALLS)
+and `spec` is an OpenAI encoding name (cl100k_base, o200k_base) or a
+tokenizer file (tokenizer.json, SentencePiece .model, tekken .json).
+`payload(peer, data)` is what the peer is given for the UTF-8 bytes `data`:
+the bytes themselves where its call accepts them (BYTES), else the decoded
+`str`, made outside the clock. Single thread: RAYON_NUM_THREADS=1 is set
+before any import, and `pin()` keeps the process on one CPU (tokie splits a
+long text across std threads, as many as the CPUs it may use). CPU time is
+the whole process's, so work a peer hands to a helper thread is counted.
 
-Run as a script it times a first pass in a fresh process: it loads the
-tokenizer, reads the text, times exactly one call and prints one JSON line
-{"seconds", "cpuSeconds", "tokens", "bytes", "loadSeconds", "first": true}.
+Run as a script it times a first call in a fresh process, by the rule every
+implementation follows (ContextKit's `tokbench` too): the peer is imported
+and its tokenizer loaded (loadSeconds), the binding is called once on
+WARMUP, a short text (warmupSeconds: what a binding sets up on its first
+call, such as gigatoken's lazy `import numpy`), the file is read, and then
+exactly one call on the file's text is timed. It prints one JSON line
+{"seconds", "cpuSeconds", "tokens", "bytes", "loadSeconds", "warmupSeconds",
+"first": true}.
     python bench/peers.py PEER MODE SPEC FILE
+The process's own start-up (the interpreter, imports) is not in any of these
+figures: bench/bench.py times whole processes separately, as whole processes.
 """
 
 from __future__ import annotations
@@ -33,17 +42,30 @@ sys.path.insert(0, str(HERE))
 
 OPENAI = ("cl100k_base", "o200k_base")
 
-# What each (peer, mode) calls: shown in the report's method.
+# The short text each implementation is called on once before its clock
+# starts: ASCII prose, Latin, Chinese, Japanese and Korean letters, digits and
+# code, so that whatever a binding imports or builds on its first call (for
+# any script) is done. The same text as `warmUpText` in bench/tokbench.
+WARMUP = "Hello, world! It's 2026: café, naïve. 你好，世界。こんにちは、世界。안녕하세요.\n    def f(x): return x + 1\n"
+
+# Peers whose call takes the UTF-8 bytes themselves (`bytes`, same tokens as
+# for the `str`): they get them, as ContextKit does. The others refuse `bytes`
+# (tiktoken, bpe-openai, fastokens, tokie, tokenizers and mistral-common raise
+# TypeError) and get the text decoded before the clock starts.
+BYTES = {"gigatoken", "sentencepiece"}
+
+# What each (peer, mode) calls: shown in the report's method. `text` is a
+# `str`, `data` the UTF-8 bytes (BYTES).
 CALLS = {
     ("tiktoken", "encode"): "Encoding.encode_ordinary(text)",
     ("bpe", "count"): "bpe_openai tokenizer.count(text)",
     ("bpe", "encode"): "bpe_openai tokenizer.encode(text)",
-    ("gigatoken", "encode"): "Tokenizer.encode(text) (from_tiktoken(path, special_tokens={}) / from_json(contents)); it has no count call",
+    ("gigatoken", "encode"): "Tokenizer.encode(data), given bytes (from_tiktoken(path, special_tokens={}) / from_json(contents)); it has no count call",
     ("fastokens", "encode"): "Tokenizer.encode_ordinary(text) (from_tiktoken(path, encoding=NAME)) / encode(text, add_special_tokens=False) (from_file)",
     ("tokie", "encode"): "Tokenizer.encode(text, add_special_tokens=False) (from_json(path); for cl100k/o200k a tokenizer.json made from the ranks by bench/tiktoken_tokenizer_json.py)",
     ("tokie", "count"): "Tokenizer.count_tokens(text)",
     ("tokenizers", "encode"): "Tokenizer.encode(text, add_special_tokens=False) (no_padding, no_truncation)",
-    ("sentencepiece", "encode"): "SentencePieceProcessor.encode(text)",
+    ("sentencepiece", "encode"): "SentencePieceProcessor.encode(data), given bytes",
     ("mistral-common", "encode"): "Tekkenizer.encode(text, bos=False, eos=False)",
 }
 
@@ -131,10 +153,17 @@ def pin() -> None:
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
-def timed(call, text: str) -> tuple[float, float, int]:
+def payload(peer: str, data: bytes, text: str | None = None):
+    """What `peer` is given for the UTF-8 bytes `data`: the bytes where it takes them, else the text (`text` if already decoded)."""
+    if peer in BYTES:
+        return data
+    return text if text is not None else data.decode("utf-8")
+
+
+def timed(call, data) -> tuple[float, float, int]:
     """Wall seconds, the process's CPU seconds and tokens of one call."""
     start, cpu_start = time.perf_counter(), time.process_time()
-    tokens = call(text)
+    tokens = call(data)
     return time.perf_counter() - start, time.process_time() - cpu_start, tokens
 
 
@@ -144,10 +173,14 @@ def main() -> int:
     start = time.perf_counter()
     call, _ = load(peer, mode, spec)
     load_seconds = time.perf_counter() - start
-    text = Path(file).read_text(encoding="utf-8")
-    seconds, cpu, tokens = timed(call, text)
-    print(json.dumps({"seconds": seconds, "cpuSeconds": cpu, "tokens": tokens, "bytes": len(text.encode()),
-                      "loadSeconds": load_seconds, "first": True}))
+    start = time.perf_counter()
+    call(payload(peer, WARMUP.encode()))
+    warmup_seconds = time.perf_counter() - start
+    data = Path(file).read_bytes()
+    given = payload(peer, data)
+    seconds, cpu, tokens = timed(call, given)
+    print(json.dumps({"seconds": seconds, "cpuSeconds": cpu, "tokens": tokens, "bytes": len(data),
+                      "loadSeconds": load_seconds, "warmupSeconds": warmup_seconds, "first": True}))
     return 0
 
 
