@@ -40,28 +40,31 @@ import TestSupport
         answers.reserves["plan"] = budget["reserve"] as? Int
         answers.rooms["plan"] = budget["room"] as? Int
 
-        // schema-cost prices a schema for a profile's own window: it has no --window.
-        if !options.contains("--window") {
-            let priced = try schemaCost.run(["--json", schema] + options)
-            try #require(priced.status == 0, "\(priced.stderr)")
-            let schemaBudget = try #require((priced.json()["whatIf"] as? [String: Any])?["budget"] as? [String: Any])
-            answers.reserves["schema-cost"] = schemaBudget["responseReserve"] as? Int
-        }
+        let priced = try schemaCost.run(["--json", schema] + options)
+        try #require(priced.status == 0, "\(priced.stderr)")
+        let schemaBudget = try #require((priced.json()["whatIf"] as? [String: Any])?["budget"] as? [String: Any])
+        answers.reserves["schema-cost"] = schemaBudget["responseReserve"] as? Int
         return answers
     }
+
+    /// Profiles with a 1,000-token window, one without a reserve of its own and one with 200.
+    static let smallProfiles = #"{"profiles": [{"name": "small", "contextWindow": 1000, "tokenizer": {"encoding": "cl100k_base"}}, "#
+        + #"{"name": "small-reserved", "contextWindow": 1000, "defaultReserve": 200, "tokenizer": {"encoding": "cl100k_base"}}]}"#
 
     @Test(arguments: [
         (["-m", "gpt-4o"], 512),
         (["-m", "apple-on-device"], 512),
-        (["-m", "gpt-4", "--window", "1000"], 250),
+        (["-m", "small"], 250),
+        (["-m", "small-reserved"], 200),
         (["-m", "apple-on-device", "--reserve", "300"], 300),
+        (["-m", "gpt-4", "--reserve", "0"], 0),
     ])
     func everyToolKeepsTheSameReserveAndRoom(options: [String], reserve: Int) throws {
         let scratch = try TempDir()
         let file = try scratch.write("note.txt", "The reserve keeps room for the answer in every tool.\n")
+        let options = options + ["--profiles", try scratch.write("profiles.json", Self.smallProfiles)]
         let answers = try Self.answers(options, file: file, schema: Self.summarySchema)
-        #expect(Set(answers.reserves.values) == [reserve] && answers.reserves.count == (options.contains("--window") ? 3 : 4),
-                "reserves: \(answers.reserves)")
+        #expect(Set(answers.reserves.values) == [reserve] && answers.reserves.count == 4, "reserves: \(answers.reserves)")
         let rooms = Set(answers.rooms.values)
         #expect(answers.rooms.count == 3 && rooms.count == 1, "rooms differ: \(answers.rooms)")
     }

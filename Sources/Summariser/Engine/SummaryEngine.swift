@@ -199,6 +199,8 @@ public struct SummaryEngine: Sendable {
         var window: Int
         /// Tokens kept for each answer, resolved for the window the run started with.
         let reserve: Int
+        /// Which rule gave `reserve`, shown with each call's budget.
+        let reserveSource: TokenBudget.ReserveSource
         /// Backend tokens per planned token, learnt from overflows (1 until one happens).
         var scale = 1.0
         var metrics = RunMetrics()
@@ -212,7 +214,8 @@ public struct SummaryEngine: Sendable {
         init(engine: SummaryEngine, window: Int, onEvent: @escaping @Sendable (Event) -> Void) {
             self.engine = engine
             self.window = window
-            self.reserve = engine.configuration.responseReserve ?? TokenBudget.defaultReserve(for: engine.configuration.profile, window: window)
+            (reserve, reserveSource) = TokenBudget.reserve(given: engine.configuration.responseReserve,
+                                                           profileReserve: engine.configuration.profile.defaultReserve, window: window)
             self.onEvent = onEvent
         }
 
@@ -244,6 +247,7 @@ public struct SummaryEngine: Sendable {
             // by that much, and the reserve line shows what is held back.
             let room = Int((Double(window - reserve) / scale).rounded(.down)) - budget.fixed
             budget.reserve = window - budget.fixed - room
+            budget.reserveSource = reserveSource
             return budget
         }
 
