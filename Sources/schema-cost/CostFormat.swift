@@ -38,7 +38,7 @@ struct CostFormat {
         var out = line + " = " + left + " tokens for \(room)\n"
         out += budget.reserve == 0
             ? "    (the answer shares the window: keep room for it with --reserve N)\n"
-            : "    (answer reserve: \(budget.reserveSource))\n"
+            : "    (the answer reserve is \(budget.reserveSource))\n"
         return out
     }
 }

@@ -36,7 +36,7 @@ import TokenKit
         let r = try tokcount.run(["--chat", "-", "-m", "gpt-4"], stdin: Data(Self.jargon.utf8))
         #expect(r.status == 0)
         #expect(r.stdout.contains("total") && r.stdout.contains("129"))
-        #expect(r.stdout.contains("641 of 8,192 tokens with 512 reserved for the answer (default: 512, at most a quarter of the window; --reserve N to change)"))
+        #expect(r.stdout.contains("641 of 8,192 tokens with 512 reserved for the answer (the default: 512, at most a quarter of the window; --reserve N to change)"))
     }
 
     @Test func aBadConversationFailsAloneAndTheOthersAreCounted() throws {

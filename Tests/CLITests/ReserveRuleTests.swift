@@ -73,10 +73,10 @@ import TestSupport
         let scratch = try TempDir()
         let file = try scratch.write("note.txt", "A short note.\n")
         let byDefault = try Self.tokcount.run(["-m", "gpt-4o", file])
-        #expect(byDefault.stdout.contains("512 reserved for the answer (default: 512, at most a quarter of the window; --reserve N to change)"))
+        #expect(byDefault.stdout.contains("512 reserved for the answer (the default: 512, at most a quarter of the window; --reserve N to change)"))
         let given = try Self.ctxkit.run(["probe", "--where", file, "-m", "gpt-4o", "--reserve", "100"])
         #expect(given.stdout.contains("− 100 reserve (given with --reserve)"))
         let priced = try Self.schemaCost.run(["-m", "gpt-4o", Self.summarySchema])
-        #expect(priced.stdout.contains("(answer reserve: default: 512, at most a quarter of the window; --reserve N to change)"))
+        #expect(priced.stdout.contains("(the answer reserve is the default: 512, at most a quarter of the window; --reserve N to change)"))
     }
 }

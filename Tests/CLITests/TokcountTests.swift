@@ -24,7 +24,7 @@ import TokenKit
         #expect(r.field("chars/token") == "3.94")
         #expect(r.field("lines") == "3")
         #expect(r.field("fit") == "534 of 8,192 tokens (7%), fits with 7,658 to spare")
-        #expect(r.stdout.contains("gpt-4: 16 text + 6 request overhead + 512 reserved for the answer (default: 512, at most a quarter of the window; --reserve N to change)"))
+        #expect(r.stdout.contains("gpt-4: 16 text + 6 request overhead + 512 reserved for the answer (the default: 512, at most a quarter of the window; --reserve N to change)"))
         #expect(r.stderr.isEmpty)
     }
 

@@ -118,7 +118,7 @@ public struct TokenBudget: Equatable, Sendable {
             switch self {
             case .given: return "given with --reserve"
             case .profile: return "the profile's"
-            case .defaultRule: return "default: 512, at most a quarter of the window; --reserve N to change"
+            case .defaultRule: return "the default: 512, at most a quarter of the window; --reserve N to change"
             }
         }
     }
