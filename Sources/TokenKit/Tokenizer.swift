@@ -113,7 +113,10 @@ public final class Tokenizer: Sendable {
     /// Use `Tokenizer.load(contentsOf:)` to read any supported format by its
     /// content; use this initialiser to pair a custom vocabulary with a
     /// pattern or special tokens of your choice.
-    /// - Parameter specialTokens: special-token text → id; none by default.
+    /// - Parameters:
+    ///   - url: the `.tiktoken` file.
+    ///   - preTokenizer: how text is split before merging; cl100k's pattern by default.
+    ///   - specialTokens: special-token text → id; none by default.
     /// - Throws: `TokenKitError.unreadableFile` or `.malformedVocabulary`
     ///   (with the line) when the file cannot be read as a vocabulary, also
     ///   when some single byte has no token.

@@ -22,6 +22,8 @@ public struct RequestCost: Equatable, Sendable {
     /// `tokenizer` (the profile's, loaded; scaled by its estimate when it has one).
     ///
     /// - Parameters:
+    ///   - profile: the model the request is for.
+    ///   - tokenizer: the profile's tokenizer, loaded.
     ///   - instructions: the instructions sent with the request; nil or empty for none.
     ///   - schema: the output schema or tool list; nil for none.
     ///   - runtime: how the schema reaches the model; nil infers it from the

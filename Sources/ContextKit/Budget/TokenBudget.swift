@@ -61,6 +61,7 @@ public struct TokenBudget: Equatable, Sendable {
     /// one message (two with instructions) and its estimate flag.
     ///
     /// - Parameters:
+    ///   - profile: the model the request is for.
     ///   - instructions: tokens of the instructions, 0 for none.
     ///   - schema: tokens of the output schema as the model sees it (`RequestCost`).
     ///   - reserve: tokens kept for the answer; nil takes `defaultReserve(for:window:)`.

@@ -14,7 +14,11 @@ public struct ConversationCounter: Sendable {
     /// A counter for `profile`, counting with `tokenizer` (the profile's own
     /// by default) and the framing the profile implies unless one is given.
     ///
-    /// - Parameter estimate: how counts are estimated; the profile's by default.
+    /// - Parameters:
+    ///   - profile: the model the conversation is sent to.
+    ///   - tokenizer: the tokenizer to count with; nil loads the profile's.
+    ///   - estimate: how counts are estimated; the profile's by default.
+    ///   - framing: how the model frames a conversation; nil takes the one the profile implies.
     /// - Throws: `ConversationError.templateFailed` when the model's template
     ///   cannot be parsed; what loading the tokenizer throws.
     public init(profile: ModelProfile, tokenizer: Tokenizer? = nil, estimate: TokenEstimate?? = nil, framing: ChatFraming? = nil) throws {

@@ -37,9 +37,13 @@ public struct FitReport: Equatable, Sendable {
     ///
     /// A pure function of its arguments (the caller reads the file): the CLI's
     /// fit line and `ctxkit probe --where` both come from here.
-    /// - Parameter estimate: when the profile's counts are estimated from a
-    ///   proxy, how to scale `tokenizer`'s counts.
-    /// - Parameter special: how special-token text is counted; plain text by default.
+    /// - Parameters:
+    ///   - text: the request's text, as UTF-8.
+    ///   - tokenizer: the profile's tokenizer (or its proxy).
+    ///   - budget: the room the text must fit in.
+    ///   - estimate: when the profile's counts are estimated from a
+    ///     proxy, how to scale `tokenizer`'s counts.
+    ///   - special: how special-token text is counted; plain text by default.
     /// - Throws: `TokenKitError.disallowedSpecialToken` when `special`
     ///   refuses special-token text found in `text`.
     public static func measure(utf8 text: UnsafeBufferPointer<UInt8>, tokenizer: Tokenizer, budget: TokenBudget,

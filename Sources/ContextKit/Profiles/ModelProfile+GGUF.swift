@@ -16,6 +16,7 @@ extension ModelProfile {
     /// says the overheads are unknown and why.
     ///
     /// - Parameters:
+    ///   - url: the GGUF model file.
     ///   - contextWindow: the window to use instead of the file's (the user's
     ///     `--window`, a server's configured context); nil uses the file's.
     ///   - windowSource: where `contextWindow` came from, for `provenance`.

@@ -15,7 +15,9 @@ extension ModelProfile {
     /// special tokens the post-processor puts around every input (`[CLS]`
     /// and `[SEP]`). `provenance` says where each number came from.
     ///
-    /// - Parameter contextWindow: the window to use instead of the files' (the user's `--window`).
+    /// - Parameters:
+    ///   - url: the model folder, or its `tokenizer.json`.
+    ///   - contextWindow: the window to use instead of the files' (the user's `--window`).
     /// - Throws: `ProfileError.modelFile` when the folder has no
     ///   `tokenizer.json`, neither `config.json` nor `tokenizer_config.json`,
     ///   a file that is not valid JSON, no window and no `contextWindow`, or a

@@ -48,7 +48,9 @@ public struct ProfileCatalog: Sendable {
 
     /// Built-ins, the user's config file if it exists, then `extraFiles` (which must exist).
     ///
-    /// - Parameter environment: where `XDG_CONFIG_HOME` and `HOME` are looked up.
+    /// - Parameters:
+    ///   - extraFiles: profile files merged last, in order.
+    ///   - environment: where `XDG_CONFIG_HOME` and `HOME` are looked up.
     /// - Throws: `ProfileError.unreadable` or `.malformed` naming the file at fault.
     public static func standard(extraFiles: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ProfileCatalog {
         var catalog = try builtIn()
@@ -109,8 +111,11 @@ public struct ProfileCatalog: Sendable {
     /// `ModelProfile(huggingFace:)`; for any other OpenAI model name tiktoken
     /// knows, a profile derived from it (`openAIProfile(named:contextWindow:)`).
     ///
-    /// - Parameter contextWindow: the window for a model file or model name
-    ///   that gives none.
+    /// - Parameters:
+    ///   - name: a profile's name, a GGUF file, a Hugging Face model folder or
+    ///     an OpenAI model name.
+    ///   - contextWindow: the window for a model file or model name
+    ///     that gives none.
     /// - Throws: `ProfileError.unknownProfile`, listing the known names;
     ///   `.modelFile` for a file that is not a usable GGUF model or model folder;
     ///   `.unknownWindow` for an OpenAI model known only by its encoding.

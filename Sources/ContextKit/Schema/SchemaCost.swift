@@ -19,7 +19,9 @@ public struct SchemaCost {
     /// each field's marginal cost, the what-ifs and the input budget left.
     /// Counts are estimates when the settings' are (`SchemaCostReport.isEstimate`).
     ///
-    /// - Parameter instructionsTokens: tokens of the session's instructions, for the budget.
+    /// - Parameters:
+    ///   - document: the schema document to price.
+    ///   - instructionsTokens: tokens of the session's instructions, for the budget.
     public func report(for document: SchemaDocument, instructionsTokens: Int = 0) -> SchemaCostReport {
         let placement = document.isToolList ? settings.tools : settings.outputSchemas
         var notes = document.notes

@@ -41,8 +41,13 @@ public struct SchemaDocument: Sendable, Equatable {
     /// Reads a file's contents. The format is taken from `format`, else from a
     /// `.swift` file name, else detected from the content.
     ///
-    /// - Parameter typeName: for Swift source, the `@Generable` type the
-    ///   schema is for (by default the first one no other type refers to).
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - fileName: the file's name, whose `.swift` ending tells Swift
+    ///     source; nil for none.
+    ///   - format: the document's format; nil takes it from `fileName` or the content.
+    ///   - typeName: for Swift source, the `@Generable` type the
+    ///     schema is for (by default the first one no other type refers to).
     /// - Throws: `SchemaError`: `.invalidJSON` with the line and column, a
     ///   reference that cannot be resolved, a document that is not a schema of
     ///   its format, or Swift the reader does not model.

@@ -144,6 +144,9 @@ extension TokenBudget {
     ///     print(budget.fixed, budget.room, cost.tools.map(\.name))
     ///
     /// - Parameters:
+    ///   - profile: the model the session talks to.
+    ///   - instructions: the session's instructions; empty for none.
+    ///   - files: each Swift or JSON file's name and contents.
     ///   - runtime: how the model is served; by default inferred from the profile.
     ///   - reserve: tokens kept for the answer; nil takes the profile's rule.
     /// - Throws: `SchemaError` for a file that cannot be priced (named, with

@@ -20,7 +20,7 @@ import ContextKit
 ///    punctuation (so neither a lead-in to a code block, `For example:`, nor
 ///    a fragment cut mid-sentence), brackets and quotes balanced, mostly
 ///    letters, no HTML tag, no `<` or `>`, no `{` or `}` outside code (an
-///    API parameter line, `` `path` {string} The file. ``), no ` - ` within
+///    API parameter line: a name in a code span, then `{string} The file.`), no ` - ` within
 ///    its first five words (a list's `term - description` or
 ///    `name - **Full Name**` entry) and not ending on a name's initial.
 ///    When a text has none, it has no points.
