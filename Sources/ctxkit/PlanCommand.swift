@@ -1,5 +1,6 @@
 import ContextKit
 import ContextKitJSON
+import ContextKitServing
 import Foundation
 import Render
 import Summariser
@@ -127,10 +128,10 @@ enum PlanCommand {
                 }
                 let apiKey = ProcessInfo.processInfo.environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
-                let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,
-                                                             fallback: { try catalog.defaultProfile() })
+                let chosen = try await ServerProfile.resolveForCommand(url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,
+                                                                       fallback: { try catalog.defaultProfile() })
                 profile = chosen.profile
-                profileSource = chosen.source
+                profileSource = chosen.source.text
             } else {
                 profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
                 profileSource = nil
