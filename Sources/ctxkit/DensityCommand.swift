@@ -21,9 +21,9 @@ enum DensityCommand {
 
         static var declarations: [OptionDeclaration<Self>] {
             [
-                .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: corpora/prose; a folder holding prose/ works too).", \.corpus),
+                .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: \(ReportWriter.corpusFolder); a folder holding prose/ works too).", \.corpus),
                 .repeated("encoding", short: "e", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when the gguf/ folder scripts/reference-data fills holds their vocabularies) and apple-on-device.", \.encoding),
-                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: Tests/Fixtures/udhr when it exists, as in the repository).", \.udhr),
+                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: \(ReportWriter.udhrFolder) when it exists, as in the repository).", \.udhr),
                 .flag("no-udhr", help: "Skip the UDHR cross-check.", \.noUDHR),
                 .option("reference", value: "TAG", help: "The language the token tax is relative to (default: en).", \.reference),
                 .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .tokens(minimum: 1)),
