@@ -53,8 +53,8 @@ package struct ReportWriter: Sendable {
     /// - Parameter gguf: the folder with llama.cpp's vocab-only GGUF files
     ///   (`openModels`), which the density rows of the open models need.
     package init(root: URL, gguf: URL) throws {
-        corpusSource = "corpora/prose"
-        udhrSource = "Tests/Fixtures/udhr"
+        corpusSource = Self.corpusFolder
+        udhrSource = Self.udhrFolder
         let udhrDirectory = root.appendingPathComponent(udhrSource)
         guard FileManager.default.fileExists(atPath: udhrDirectory.path) else {
             throw MeasurementError.unreadable(path: udhrDirectory.path, reason: "the UDHR texts are missing; the reports include the UDHR cross-check, so --root must be the repository")
@@ -92,6 +92,11 @@ package struct ReportWriter: Sendable {
         return StorageFolders.cache(environment: environment)?.appendingPathComponent("reference-data/gguf")
     }
 
+    /// The parallel corpus, relative to the repository's root.
+    package static let corpusFolder = "corpora/prose"
+    /// The UDHR texts of the cross-check, relative to the repository's root.
+    package static let udhrFolder = "Tests/Fixtures/udhr"
+
     /// The open models density compares, by the vocabulary-only GGUF files llama.cpp ships.
     package static let openModels = [("Llama 3", "ggml-vocab-llama-bpe.gguf"), ("Qwen2", "ggml-vocab-qwen2.gguf")]
 
@@ -110,6 +115,14 @@ package struct ReportWriter: Sendable {
         }
         tokenizers.append(try MeasuredTokenizer(profile: try catalog.profile(named: "apple-on-device"), label: "apple (est.)"))
         return tokenizers
+    }
+
+    /// `standardTokenizers` with the open models only when `referenceGGUF`
+    /// holds their vocabularies: what `ctxkit density` measures by default.
+    package static func availableTokenizers(catalog: ProfileCatalog) throws -> [MeasuredTokenizer] {
+        let gguf = referenceGGUF()
+        let present = gguf.map { gguf in openModels.allSatisfy { FileManager.default.fileExists(atPath: gguf.appendingPathComponent($0.1).path) } } ?? false
+        return try standardTokenizers(catalog: catalog, gguf: present ? gguf : nil)
     }
 
     /// Bytes the density measurement counts, for a progress bar.

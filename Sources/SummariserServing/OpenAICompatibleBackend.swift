@@ -73,6 +73,15 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         /// The server's own `/apply-template` and `/tokenize` (llama.cpp),
         /// one round trip each per call, for a model whose file is elsewhere.
         case server
+
+        /// The counting `ServerProfile` chose for a server.
+        package init(_ counting: ServerProfile.Counting) {
+            switch counting {
+            case .none: self = .none
+            case .predictor(let predictor): self = .predictor(predictor)
+            case .server: self = .server
+            }
+        }
     }
 
     /// The server and limits this backend uses.

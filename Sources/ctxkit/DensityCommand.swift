@@ -21,9 +21,9 @@ enum DensityCommand {
 
         static var declarations: [OptionDeclaration<Self>] {
             [
-                .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: corpora/prose; a folder holding prose/ works too).", \.corpus),
+                .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: \(ReportWriter.corpusFolder); a folder holding prose/ works too).", \.corpus),
                 .repeated("encoding", short: "e", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when the gguf/ folder scripts/reference-data fills holds their vocabularies) and apple-on-device.", \.encoding),
-                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: Tests/Fixtures/udhr when it exists, as in the repository).", \.udhr),
+                .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: \(ReportWriter.udhrFolder) when it exists, as in the repository).", \.udhr),
                 .flag("no-udhr", help: "Skip the UDHR cross-check.", \.noUDHR),
                 .option("reference", value: "TAG", help: "The language the token tax is relative to (default: en).", \.reference),
                 .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .tokens(minimum: 1)),
@@ -57,14 +57,14 @@ enum DensityCommand {
                 throw UsageError(tool: spec.name, "--profiles: \(error)")
             }
             let items = options.encoding.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }.filter { !$0.isEmpty }
-            let tokenizers = try items.isEmpty ? defaultTokenizers(catalog: catalog) : items.map { try tokenizer($0, catalog: catalog) }
+            let tokenizers = try items.isEmpty ? ReportWriter.availableTokenizers(catalog: catalog) : items.map { try tokenizer($0, catalog: catalog) }
             let window = options.window ?? 4096
             let corpusDirectory = corpusPath(options.corpus)
             let corpus = try LanguageSample.loadCorpus(directory: URL(fileURLWithPath: corpusDirectory), sourcePrefix: corpusDirectory)
             var udhr: [String: LanguageSample] = [:]
             if !options.noUDHR {
                 let explicit = options.udhr
-                let directory = explicit ?? "Tests/Fixtures/udhr"
+                let directory = explicit ?? ReportWriter.udhrFolder
                 if explicit != nil || FileManager.default.fileExists(atPath: directory) {
                     udhr = try UDHRTexts.load(directory: URL(fileURLWithPath: directory), for: corpus, sourcePrefix: directory)
                 }
@@ -83,42 +83,41 @@ enum DensityCommand {
         }
     }
 
-    /// The report's set; the open models only where their vocabularies are at hand.
-    static func defaultTokenizers(catalog: ProfileCatalog) throws -> [MeasuredTokenizer] {
-        let gguf = ReportWriter.referenceGGUF()
-        let present = gguf.map { gguf in ReportWriter.openModels.allSatisfy { FileManager.default.fileExists(atPath: gguf.appendingPathComponent($0.1).path) } } ?? false
-        return try ReportWriter.standardTokenizers(catalog: catalog, gguf: present ? gguf : nil)
-    }
-
     /// `corpora` (holding `prose/`) or the prose folder itself.
     static func corpusPath(_ given: String?) -> String {
-        let path = given ?? "corpora/prose"
+        let path = given ?? ReportWriter.corpusFolder
         var isDirectory: ObjCBool = false
         let prose = (path as NSString).appendingPathComponent("prose")
         if FileManager.default.fileExists(atPath: prose, isDirectory: &isDirectory), isDirectory.boolValue { return prose }
         return path
     }
 
-    /// `-e` as density reads it: what `TokenizerSpec` resolves for tokcount
-    /// (an encoding name or a tokenizer file), plus an encoding named without
-    /// `_base`, a profile's name (its tokenizer and estimate), and `LABEL=FILE`.
+    /// `-e` as density reads it: `LABEL=FILE` (a tokenizer file under a label
+    /// of its own), else what `-e` names in tokcount (`TokenizerSpec(nameOrPath:)`:
+    /// an encoding, labelled without its `_base`, or an existing tokenizer
+    /// file, labelled by its name), else a profile as `-m` names it
+    /// (`ProfileCatalog.profile(named:)`: its tokenizer and estimate).
     static func tokenizer(_ item: String, catalog: ProfileCatalog) throws -> MeasuredTokenizer {
         func usage(_ message: String) -> UsageError { UsageError(tool: spec.name, "-e/--encoding: \(message)") }
         do {
-            // An encoding may be named without its `_base`; the label drops it.
-            if let name = [item, item + "_base"].first(where: { OpenAIEncoding(name: $0) != nil }) {
-                let label = item.hasSuffix("_base") ? String(item.dropLast(5)) : item
-                return MeasuredTokenizer(label: label, tokenizer: try TokenizerSpec.encoding(name).load())
+            if let equals = item.firstIndex(of: "=") {
+                let path = String(item[item.index(after: equals)...])
+                return MeasuredTokenizer(label: String(item[..<equals]), tokenizer: try TokenizerSpec.file(path).load())
             }
-            if let profile = catalog.profiles.first(where: { $0.name.lowercased() == item.lowercased() }) {
-                return try MeasuredTokenizer(profile: profile)
+            let named = TokenizerSpec(nameOrPath: item)
+            switch named {
+            case .encoding(let name):
+                return MeasuredTokenizer(label: name.hasSuffix("_base") ? String(name.dropLast(5)) : name, tokenizer: try named.load())
+            case .file(let path) where FileManager.default.fileExists(atPath: path):
+                let label = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+                return MeasuredTokenizer(label: label, tokenizer: try named.load())
+            case .file:
+                return try MeasuredTokenizer(profile: try catalog.profile(named: item))
             }
-            let (label, path) = item.firstIndex(of: "=").map { (String(item[..<$0]), String(item[item.index(after: $0)...])) }
-                ?? (((item as NSString).lastPathComponent as NSString).deletingPathExtension, item)
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw usage("'\(item)' is not an encoding (\(OpenAIEncoding.knownNames.joined(separator: ", "))), a profile (\(catalog.profiles.map(\.name).joined(separator: ", "))) or an existing file")
-            }
-            return MeasuredTokenizer(label: label, tokenizer: try TokenizerSpec.file(path).load())
+        } catch ProfileError.unknownProfile {
+            throw usage("'\(item)' is not an encoding (\(OpenAIEncoding.knownNames.joined(separator: ", "))), a profile (\(catalog.profiles.map(\.name).joined(separator: ", "))) or an existing file")
+        } catch let error as ProfileError {
+            throw usage("\(item): \(error)")
         } catch let error as TokenKitError {
             throw usage("\(item): \(error)")
         }

@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitServing
 import Foundation
 import Render
 import Summariser
@@ -158,11 +159,11 @@ enum SummariseCommand {
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 var counting = OpenAICompatibleBackend.PromptCounting.none
                 if options.model == nil {
-                    let chosen = try await ServerProfile.resolve(url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
-                                                                 fallback: { [profile] in profile })
+                    let chosen = try await ServerProfile.resolveForCommand(url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
+                                                                           fallback: { [profile] in profile })
                     profile = chosen.profile
-                    counting = chosen.counting
-                    profileSource = chosen.source
+                    counting = OpenAICompatibleBackend.PromptCounting(chosen.counting)
+                    profileSource = chosen.source.text
                 } else {
                     profileSource = nil
                 }

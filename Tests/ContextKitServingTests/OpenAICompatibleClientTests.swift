@@ -11,15 +11,7 @@ import ContextKit
     static let suffixes = ["", "/", "/v1", "/v1/"]
 
     /// A server answering `routes[path]` with 200 and that JSON, anything else with 404.
-    func server(_ routes: [String: String]) throws -> LocalHTTPServer {
-        try LocalHTTPServer { request, connection in
-            guard let body = routes[request.path] else {
-                connection.send("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found")
-                return
-            }
-            connection.send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        }
-    }
+    func server(_ routes: [String: String]) throws -> LocalHTTPServer { try LocalHTTPServer.json(routes) }
 
     func client(_ server: LocalHTTPServer, _ suffix: String) -> OpenAICompatibleClient {
         OpenAICompatibleClient(baseURL: URL(string: server.url.absoluteString + suffix)!, timeout: 30)

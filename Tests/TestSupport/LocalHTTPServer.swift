@@ -74,6 +74,17 @@ public final class LocalHTTPServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// A server answering `routes[path]` with 200 and that JSON, anything else with 404.
+    public static func json(_ routes: [String: String]) throws -> LocalHTTPServer {
+        try LocalHTTPServer { request, connection in
+            guard let body = routes[request.path] else {
+                connection.send("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found")
+                return
+            }
+            connection.send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        }
+    }
+
     /// Stops accepting connections.
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))

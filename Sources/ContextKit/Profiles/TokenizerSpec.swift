@@ -10,9 +10,16 @@ public enum TokenizerSpec: Equatable, Sendable, Codable, CustomStringConvertible
     /// A tokenizer file: `.tiktoken`, GGUF or `tokenizer.json`.
     case file(String)
 
-    /// `cl100k_base` or a path: a known encoding name wins, anything else is a file.
+    /// `cl100k_base` or a path: a known encoding name wins (its `_base` may
+    /// be left off: `cl100k` is `cl100k_base`), anything else is a file.
     public init(nameOrPath: String) {
-        self = OpenAIEncoding(name: nameOrPath) != nil ? .encoding(nameOrPath) : .file(nameOrPath)
+        if OpenAIEncoding(name: nameOrPath) != nil {
+            self = .encoding(nameOrPath)
+        } else if OpenAIEncoding(name: nameOrPath + "_base") != nil {
+            self = .encoding(nameOrPath + "_base")
+        } else {
+            self = .file(nameOrPath)
+        }
     }
 
     /// The encoding's name or the file's path.

@@ -75,6 +75,8 @@ import Testing
 @Suite struct TokenizerSpecTests {
     @Test func nameOrPath() {
         #expect(TokenizerSpec(nameOrPath: "gpt2") == .encoding("gpt2"))
+        #expect(TokenizerSpec(nameOrPath: "o200k") == .encoding("o200k_base"))
+        #expect(TokenizerSpec(nameOrPath: "o200k_harmony") == .encoding("o200k_harmony"))
         #expect(TokenizerSpec(nameOrPath: "./vocab.tiktoken") == .file("./vocab.tiktoken"))
     }
 }
