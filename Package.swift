@@ -33,7 +33,7 @@ let package = Package(
         .library(name: "SummariserServing", targets: ["SummariserServing"]),
         .executable(name: "tokcount", targets: ["tokcount"]),
         .executable(name: "schema-cost", targets: ["schema-cost"]),
-        .executable(name: "ctxkit", targets: ["ctxkit"]),
+        .executable(name: "ctxkit", targets: ["ctxkit"])
     ],
     targets: [
         .systemLibrary(
@@ -82,7 +82,9 @@ let package = Package(
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
-        .executableTarget(name: "ctxkit", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "ContextKitReports", "Render", "ToolSupport", "Summariser", "SummariserServing"]),
+        .executableTarget(
+            name: "ctxkit",
+            dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "ContextKitServing", "ContextKitReports", "Render", "ToolSupport", "Summariser", "SummariserServing"]),
         .executableTarget(name: "tokbench", dependencies: ["TokenKit"], path: "bench/tokbench"),
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
         .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP", "TestSupport"]),
@@ -96,6 +98,6 @@ let package = Package(
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "SummariserServing", "ContextKitServing", "TestSupport"]),
         .testTarget(name: "RenderTests", dependencies: ["Render"]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["TokenKit", "ContextKitServing", "Summariser", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["TokenKit", "ContextKitServing", "Summariser", "TestSupport"])
     ]
 )

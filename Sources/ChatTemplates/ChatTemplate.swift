@@ -40,8 +40,10 @@ public struct ChatTemplate: Sendable {
     /// - Throws: `ChatTemplateError` when rendering fails (an unsupported
     ///   filter or test, `raise_exception` in the template, arithmetic that
     ///   overflows, a limit reached).
-    public func render(messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
-                       extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil) throws -> String {
+    public func render(
+        messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
+        extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil
+    ) throws -> String {
         try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: false).text
     }
 
@@ -49,18 +51,22 @@ public struct ChatTemplate: Sendable {
     /// and where the template's loop over the `messages` variable (as `extra`
     /// may give it) placed each message, nil when no such loop wrote anything
     /// (see `ChatTemplateLayout`). The text is the same as `render`'s.
-    public func renderWithLayout(messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
-                                 extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil) throws -> (text: String, layout: ChatTemplateLayout?) {
+    public func renderWithLayout(
+        messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
+        extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil
+    ) throws -> (text: String, layout: ChatTemplateLayout?) {
         try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: true)
     }
 
-    private func render(_ messages: [Message], _ addGenerationPrompt: Bool, _ bosToken: String, _ eosToken: String,
-                        _ extra: [String: TemplateValue], _ limits: ChatTemplateLimits?, recordingLayout: Bool) throws -> (text: String, layout: ChatTemplateLayout?) {
+    private func render(
+        _ messages: [Message], _ addGenerationPrompt: Bool, _ bosToken: String, _ eosToken: String,
+        _ extra: [String: TemplateValue], _ limits: ChatTemplateLimits?, recordingLayout: Bool
+    ) throws -> (text: String, layout: ChatTemplateLayout?) {
         let variables: [String: TemplateValue] = [
             "messages": .array(messages.map { .object([("role", .string($0.role)), ("content", .string($0.content))]) }),
             "add_generation_prompt": .bool(addGenerationPrompt),
             "bos_token": .string(bosToken),
-            "eos_token": .string(eosToken),
+            "eos_token": .string(eosToken)
         ].merging(extra) { _, new in new }
         var values = 0, bytes = 0
         if limits == nil { for v in variables.values { v.measure(values: &values, bytes: &bytes) } }
@@ -98,7 +104,10 @@ struct TemplateRenderer {
     private mutating func charge(_ cost: Int = 1) throws {
         steps += cost
         if steps > limits.steps {
-            throw ChatTemplateError(message: "the template took more than \(limits.steps) steps, the limit for this conversation (real templates take under a hundred per message): it loops without end or is hostile; \(Self.advice)")
+            throw ChatTemplateError(
+                message:
+                    "the template took more than \(limits.steps) steps, the limit for this conversation (real templates take under a hundred per message): it loops without end or is hostile; \(Self.advice)"
+            )
         }
     }
 
@@ -106,7 +115,10 @@ struct TemplateRenderer {
     private mutating func chargeIterations(_ count: Int, _ construct: String) throws {
         iterations += count
         if count > limits.iterations || iterations > limits.iterations {
-            throw ChatTemplateError(message: "\(construct) would bring the loop iterations to \(iterations), more than the limit of \(limits.iterations) for this conversation (real templates loop a few times per message); \(Self.advice)")
+            throw ChatTemplateError(
+                message:
+                    "\(construct) would bring the loop iterations to \(iterations), more than the limit of \(limits.iterations) for this conversation (real templates loop a few times per message); \(Self.advice)"
+            )
         }
     }
 
@@ -114,7 +126,8 @@ struct TemplateRenderer {
     /// by `construct` fits `limits.outputBytes`, and charges a step per 256 bytes copied.
     private mutating func checkString(_ bytes: Int, _ construct: @autoclosure () -> String) throws {
         if bytes > limits.outputBytes {
-            throw ChatTemplateError(message: "\(construct()) would build a string of \(bytes) bytes, more than the limit of \(limits.outputBytes) bytes for this conversation's prompt; \(Self.advice)")
+            throw ChatTemplateError(
+                message: "\(construct()) would build a string of \(bytes) bytes, more than the limit of \(limits.outputBytes) bytes for this conversation's prompt; \(Self.advice)")
         }
         try charge(1 + bytes / 256)
     }
@@ -122,7 +135,8 @@ struct TemplateRenderer {
     /// Checks, before it is built, that a list of `count` items made by `construct` fits `limits.iterations`.
     private mutating func checkList(_ count: Int, _ construct: @autoclosure () -> String) throws {
         if count > limits.iterations {
-            throw ChatTemplateError(message: "\(construct()) would build a list of \(count) items, more than the limit of \(limits.iterations) for this conversation; \(Self.advice)")
+            throw ChatTemplateError(
+                message: "\(construct()) would build a list of \(count) items, more than the limit of \(limits.iterations) for this conversation; \(Self.advice)")
         }
         try charge(1 + count / 32)
     }
@@ -148,7 +162,8 @@ struct TemplateRenderer {
             default: continue
             }
             if level > Self.maxNesting {
-                throw ChatTemplateError(message: "\(construct()) would nest lists and dicts more than \(Self.maxNesting) deep (real conversations nest a few levels); \(Self.advice)")
+                throw ChatTemplateError(
+                    message: "\(construct()) would nest lists and dicts more than \(Self.maxNesting) deep (real conversations nest a few levels); \(Self.advice)")
             }
             looked += children.count
             try charge(1 + looked / 32)
@@ -242,7 +257,8 @@ struct TemplateRenderer {
                 let v = try evaluate(value)
                 if let attribute {
                     guard case .object(let o) = lookup(target), let idValue = o.first(where: { $0.0 == "__namespace__" }),
-                          case .int(let id) = idValue.1 else {
+                        case .int(let id) = idValue.1
+                    else {
                         throw ChatTemplateError(message: "{% set \(target).\(attribute) %}: \(target) is not a namespace")
                     }
                     if let k = namespaces[id].firstIndex(where: { $0.0 == attribute }) { namespaces[id][k].1 = v } else { namespaces[id].append((attribute, v)) }
@@ -265,14 +281,19 @@ struct TemplateRenderer {
     private mutating func write(_ t: String, into out: inout String) throws {
         let total = out.utf8.count + t.utf8.count
         if total > limits.outputBytes {
-            throw ChatTemplateError(message: "the template's output would pass \(limits.outputBytes) bytes, the limit for this conversation (real templates write the messages and a few hundred bytes per message): it repeats text without end or is hostile; \(Self.advice)")
+            throw ChatTemplateError(
+                message:
+                    "the template's output would pass \(limits.outputBytes) bytes, the limit for this conversation (real templates write the messages and a few hundred bytes per message): it repeats text without end or is hostile; \(Self.advice)"
+            )
         }
         try charge(t.utf8.count / 256)
         out += t
     }
 
-    private mutating func renderLoop(_ variables: [String], _ sequence: TemplateValue, _ filter: TemplateExpression?, _ body: [TemplateNode],
-                                     _ otherwise: [TemplateNode], into out: inout String) throws {
+    private mutating func renderLoop(
+        _ variables: [String], _ sequence: TemplateValue, _ filter: TemplateExpression?, _ body: [TemplateNode],
+        _ otherwise: [TemplateNode], into out: inout String
+    ) throws {
         var items: [TemplateValue]
         switch sequence {
         case .array(let a): items = a
@@ -325,7 +346,7 @@ struct TemplateRenderer {
                 ("last", .bool(index == items.count - 1)), ("length", .int(items.count)),
                 ("revindex", .int(items.count - index)), ("revindex0", .int(items.count - index - 1)),
                 ("previtem", index > 0 ? items[index - 1] : .undefined),
-                ("nextitem", index + 1 < items.count ? items[index + 1] : .undefined),
+                ("nextitem", index + 1 < items.count ? items[index + 1] : .undefined)
             ])
             scopes.append(scope)
             defer { scopes.removeLast() }
@@ -365,7 +386,8 @@ struct TemplateRenderer {
             count = (distance - 1) / step.magnitude + 1
         }
         guard count <= UInt(max(limits.iterations, 0)) else {
-            throw ChatTemplateError(message: "\(construct()) would hold \(count) items, more than the limit of \(limits.iterations) loop iterations for this conversation; \(Self.advice)")
+            throw ChatTemplateError(
+                message: "\(construct()) would hold \(count) items, more than the limit of \(limits.iterations) loop iterations for this conversation; \(Self.advice)")
         }
         try checkList(Int(count), construct())
         // Each position lies between start and stop, so the wrapping arithmetic gives it exactly.
@@ -403,7 +425,8 @@ struct TemplateRenderer {
                 let count = n < 0 ? scalars.count : 0
                 let k = n < 0 ? count + n : n
                 guard k >= 0, let at = scalars.index(scalars.startIndex, offsetBy: k, limitedBy: scalars.endIndex),
-                      at < scalars.endIndex else { return .undefined }
+                    at < scalars.endIndex
+                else { return .undefined }
                 return .string(String(scalars[at]))
             case let (.object, .string(key)): return b[key: key]
             default: return .undefined
@@ -714,7 +737,10 @@ struct TemplateRenderer {
         case "boolean": if case .bool = v { return true }; return false
         case "mapping": if case .object = v { return true }; return false
         case "iterable", "sequence":
-            switch v { case .array, .string, .object: return true; default: return false }
+            switch v {
+            case .array, .string, .object: return true;
+            default: return false
+            }
         case "true": return v == .bool(true)
         case "false": return v == .bool(false)
         case "equalto", "eq", "sameas": return v == (args.first ?? .undefined)

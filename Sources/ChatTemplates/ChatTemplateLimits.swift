@@ -50,8 +50,9 @@ public struct ChatTemplateLimits: Sendable, Equatable {
             let (d, o4) = c.addingReportingOverflow(floor)
             return o1 || o2 || o3 || o4 ? Int.max : d
         }
-        return ChatTemplateLimits(outputBytes: linear(64 << 20, 4096, 16), iterations: linear(1_000_000, 64, 0),
-                                  steps: linear(10_000_000, 2000, 1))
+        return ChatTemplateLimits(
+            outputBytes: linear(64 << 20, 4096, 16), iterations: linear(1_000_000, 64, 0),
+            steps: linear(10_000_000, 2000, 1))
     }
 }
 

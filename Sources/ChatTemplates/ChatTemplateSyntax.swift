@@ -60,8 +60,8 @@ public struct ChatTemplateError: Error, CustomStringConvertible, Equatable, Send
 struct TemplateParser {
     private enum Token: Equatable {
         case text(String)
-        case open(String)        // "{{" or "{%"
-        case close               // "}}" or "%}"
+        case open(String)  // "{{" or "{%"
+        case close  // "}}" or "%}"
         case name(String)
         case string(String)
         case int(Int)
@@ -85,7 +85,10 @@ struct TemplateParser {
     private mutating func descend() throws {
         depth += 1
         if depth > Self.maxDepth {
-            throw ChatTemplateError(message: "the template nests tags, brackets or operators more than \(Self.maxDepth) deep (real templates nest under 20); it is broken or hostile: use another chat template")
+            throw ChatTemplateError(
+                message:
+                    "the template nests tags, brackets or operators more than \(Self.maxDepth) deep (real templates nest under 20); it is broken or hostile: use another chat template"
+            )
         }
     }
 
@@ -159,7 +162,7 @@ struct TemplateParser {
                 while true {
                     while i < chars.count && chars[i].isWhitespace { i += 1 }
                     guard i < chars.count else { throw ChatTemplateError(message: "a tag is not closed") }
-                    if (chars[i] == "-" || chars[i] == "+"), i + 2 < chars.count, chars[i + 1] == closer, chars[i + 2] == "}" {
+                    if chars[i] == "-" || chars[i] == "+", i + 2 < chars.count, chars[i + 1] == closer, chars[i + 2] == "}" {
                         trimNextLeading = chars[i] == "-"
                         i += 3
                         emit(.close)
@@ -408,8 +411,7 @@ struct TemplateParser {
                 if current == .name("not") { _ = advance(); negated = true }
                 let test = try expectName()
                 var arguments: [TemplateExpression] = []
-                if current == .symbol("(") { arguments = try parseArguments().0 }
-                else if case .string = current { arguments = [try parsePrimary()] }
+                if current == .symbol("(") { arguments = try parseArguments().0 } else if case .string = current { arguments = [try parsePrimary()] }
                 left = .test(left, test, negated: negated, arguments)
             } else {
                 return left

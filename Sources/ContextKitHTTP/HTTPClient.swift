@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The one HTTP client: requests over `HTTPByteStream` (a plain socket for
@@ -69,13 +69,16 @@ package struct HTTPClient: Sendable {
             var response = try await HTTPResponseStream.start(request, url: Self.name(request), progress: progress)
             if (200..<300).contains(response.status) { return response }
             let body = try await response.readAll(limit: Self.errorBodyLimit, truncating: true)
-            let failure = HTTPStatusFailure(status: response.status, body: String(decoding: body, as: UTF8.self),
-                                            retryAfter: response.headers["retry-after"], abandonedRetry: nil)
+            let failure = HTTPStatusFailure(
+                status: response.status, body: String(decoding: body, as: UTF8.self),
+                retryAfter: response.headers["retry-after"], abandonedRetry: nil)
             guard let (wait, asked) = retry.wait(after: failure, attempt: attempt, now: Date()) else { throw .status(failure) }
             // Waiting past the deadline would only end in its vaguer failure.
             if let deadline = retry.deadline, !(wait < deadline - clock.now) {
-                throw .status(HTTPStatusFailure(status: failure.status, body: failure.body, retryAfter: failure.retryAfter,
-                                                abandonedRetry: .init(wait: wait, askedByServer: asked)))
+                throw .status(
+                    HTTPStatusFailure(
+                        status: failure.status, body: failure.body, retryAfter: failure.retryAfter,
+                        abandonedRetry: .init(wait: wait, askedByServer: asked)))
             }
             do { try await Task.sleep(for: wait) } catch { throw .cancelled }
             attempt += 1
@@ -84,13 +87,17 @@ package struct HTTPClient: Sendable {
 
     /// `body`'s result, or `.deadlinePassed` once `seconds` have passed
     /// (`body` is then cancelled). `body`'s own errors pass through.
-    package static func withDeadline<T: Sendable>(seconds: TimeInterval, url: String,
-                                                  _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    package static func withDeadline<T: Sendable>(
+        seconds: TimeInterval, url: String,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withDeadline(seconds: seconds, url: url, progress: Progress(), body)
     }
 
-    private static func withDeadline<T: Sendable>(seconds: TimeInterval, url: String, progress: Progress,
-                                                  _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private static func withDeadline<T: Sendable>(
+        seconds: TimeInterval, url: String, progress: Progress,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A response whose status is in and whose body is read as the caller asks:
@@ -32,8 +32,10 @@ package struct HTTPResponseStream {
 
     private let timeout: TimeInterval
 
-    private init(status: Int, headers: [String: String], url: String,
-                 parts: AsyncThrowingStream<HTTPByteStream.Part, any Error>.AsyncIterator, timeout: TimeInterval) {
+    private init(
+        status: Int, headers: [String: String], url: String,
+        parts: AsyncThrowingStream<HTTPByteStream.Part, any Error>.AsyncIterator, timeout: TimeInterval
+    ) {
         self.status = status
         self.headers = headers
         self.url = url

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One `http://` request over a plain socket, read on demand: each element
@@ -54,12 +54,13 @@ package final class PlainHTTPConnection: @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 queue.async {
-                    continuation.resume(with: Result {
-                        do { return try self.step() } catch {
-                            self.finish()
-                            throw self.lock.withLock { self.cancelled } ? Self.error(NSURLErrorCancelled, "cancelled") : error
-                        }
-                    })
+                    continuation.resume(
+                        with: Result {
+                            do { return try self.step() } catch {
+                                self.finish()
+                                throw self.lock.withLock { self.cancelled } ? Self.error(NSURLErrorCancelled, "cancelled") : error
+                            }
+                        })
                 }
             }
         } onCancel: {
@@ -143,9 +144,9 @@ package final class PlainHTTPConnection: @unchecked Sendable {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if os(Linux)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         #else
-        hints.ai_socktype = SOCK_STREAM
+            hints.ai_socktype = SOCK_STREAM
         #endif
         var list: UnsafeMutablePointer<addrinfo>? = nil
         let status = getaddrinfo(host, String(port), &hints, &list)
@@ -166,8 +167,8 @@ package final class PlainHTTPConnection: @unchecked Sendable {
             }
             guard registered else { close(fd); throw Self.error(NSURLErrorCancelled, "cancelled") }
             #if canImport(Darwin)
-            var one: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+                var one: Int32 = 1
+                setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
             let flags = fcntl(fd, F_GETFL, 0)
             _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
@@ -197,9 +198,9 @@ package final class PlainHTTPConnection: @unchecked Sendable {
 
     private func sendAll(_ fd: Int32, _ data: Data) throws {
         #if os(Linux)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #endif
         try data.withUnsafeBytes { raw in
             var offset = 0

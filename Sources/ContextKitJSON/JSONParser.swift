@@ -215,7 +215,7 @@ public struct JSONParser {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 { return }         // the enclosing object ends: a number or literal ended here
+                if depth == 0 { return }  // the enclosing object ends: a number or literal ended here
                 depth -= 1
                 if depth == 0 { index += 1; return }
             case UInt8(ascii: ","):

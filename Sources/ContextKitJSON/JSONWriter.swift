@@ -144,8 +144,10 @@ public struct JSONWriter: Sendable {
 
     /// An object's members; `replaced(key, &out)` may write a member's value
     /// in place of the one `members` holds, and says whether it did.
-    private func writeObject(_ members: [JSONMember], depth: Int, into out: inout [UInt8],
-                             replaced: (String, inout [UInt8]) -> Bool) {
+    private func writeObject(
+        _ members: [JSONMember], depth: Int, into out: inout [UInt8],
+        replaced: (String, inout [UInt8]) -> Bool
+    ) {
         if style == .pretty, !members.isEmpty {
             out.append(contentsOf: "{\n".utf8)
             for (offset, member) in members.enumerated() {

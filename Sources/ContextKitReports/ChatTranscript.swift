@@ -15,7 +15,9 @@ package struct ChatTranscript: Equatable, Sendable {
         var pending: String?
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             if line.hasPrefix("User: ") {
-                guard pending == nil else { throw MeasurementError.invalid("chat transcript, turn \(number + 1): two User turns in a row; every User turn needs an Assistant answer") }
+                guard pending == nil else {
+                    throw MeasurementError.invalid("chat transcript, turn \(number + 1): two User turns in a row; every User turn needs an Assistant answer")
+                }
                 pending = String(line.dropFirst(6))
             } else if line.hasPrefix("Assistant: ") {
                 guard let user = pending else { throw MeasurementError.invalid("chat transcript, turn \(number + 1): an Assistant turn with no User turn before it") }

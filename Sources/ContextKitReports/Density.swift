@@ -64,9 +64,11 @@ package struct Density: Sendable {
 
     /// Measures `corpus` (and `crossCheck`, keyed by tag) with each tokenizer.
     /// - Parameter progress: called with the bytes counted so far after each text, for a progress bar.
-    package static func measure(corpus: [LanguageSample], crossCheck: [String: LanguageSample] = [:],
-                               tokenizers: [MeasuredTokenizer], referenceTag: String = "en", window: Int = 4096,
-                               progress: (Int) -> Void = { _ in }) throws -> Density {
+    package static func measure(
+        corpus: [LanguageSample], crossCheck: [String: LanguageSample] = [:],
+        tokenizers: [MeasuredTokenizer], referenceTag: String = "en", window: Int = 4096,
+        progress: (Int) -> Void = { _ in }
+    ) throws -> Density {
         guard let reference = corpus.first(where: { $0.tag == referenceTag }) else {
             throw MeasurementError.missingReference(tag: referenceTag, in: corpus.first.map { ($0.source as NSString).deletingLastPathComponent } ?? "the corpus")
         }
@@ -94,13 +96,16 @@ package struct Density: Sendable {
                     udhr = m
                     udhrTax = referenceUDHR.map { m.tokenTax(relativeTo: $0) }
                 }
-                rows.append(Row(tokenizer: tokenizer.label, tag: sample.tag, language: sample.language, script: sample.script,
-                                corpus: corpusMeasure, corpusTax: corpusMeasure.tokenTax(relativeTo: referenceCorpus),
-                                udhr: udhr, udhrTax: udhrTax))
+                rows.append(
+                    Row(
+                        tokenizer: tokenizer.label, tag: sample.tag, language: sample.language, script: sample.script,
+                        corpus: corpusMeasure, corpusTax: corpusMeasure.tokenTax(relativeTo: referenceCorpus),
+                        udhr: udhr, udhrTax: udhrTax))
             }
         }
-        return Density(tokenizers: tokenizers.map(\.label), tags: corpus.map(\.tag), rows: rows,
-                       referenceTag: referenceTag, window: window)
+        return Density(
+            tokenizers: tokenizers.map(\.label), tags: corpus.map(\.tag), rows: rows,
+            referenceTag: referenceTag, window: window)
     }
 
     /// Bytes `measure` will count, for sizing a progress bar.

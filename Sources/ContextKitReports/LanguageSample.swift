@@ -40,10 +40,13 @@ package struct LanguageSample: Sendable, Equatable {
             do {
                 sidecar = try JSONDecoder().decode(Sidecar.self, from: Data(contentsOf: sidecarURL))
             } catch {
-                throw MeasurementError.unreadable(path: sidecarURL.path, reason: "every corpus text needs a JSON sidecar with \"language\", \"tag\" and \"script\" (see corpora/README.md): \(error)")
+                throw MeasurementError.unreadable(
+                    path: sidecarURL.path, reason: "every corpus text needs a JSON sidecar with \"language\", \"tag\" and \"script\" (see corpora/README.md): \(error)")
             }
-            samples.append(LanguageSample(tag: tag, language: sidecar.language, script: sidecar.script,
-                                          source: sourcePrefix + "/" + name, text: text))
+            samples.append(
+                LanguageSample(
+                    tag: tag, language: sidecar.language, script: sidecar.script,
+                    source: sourcePrefix + "/" + name, text: text))
         }
         if samples.isEmpty {
             throw MeasurementError.unreadable(path: directory.path, reason: "no <tag>.txt files in the prose corpus directory")

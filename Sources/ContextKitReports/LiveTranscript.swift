@@ -60,8 +60,10 @@ package struct LiveTranscript: Sendable {
 
     /// Sends `documents` one per turn after `instructions` (empty: no system message).
     /// - Parameter onTurn: called after each turn, for progress output.
-    package func run(instructions: String, documents: [String], counter: MeasuredTokenizer,
-                     overheads: ModelProfile.Overheads, onTurn: (Turn) -> Void = { _ in }) async -> [Turn] {
+    package func run(
+        instructions: String, documents: [String], counter: MeasuredTokenizer,
+        overheads: ModelProfile.Overheads, onTurn: (Turn) -> Void = { _ in }
+    ) async -> [Turn] {
         let client = self.client
         var messages: [ChatTemplate.Message] = instructions.isEmpty ? [] : [.init(role: "system", content: instructions)]
         let instructionTokens = instructions.isEmpty ? 0 : counter.count(instructions)
@@ -70,10 +72,12 @@ package struct LiveTranscript: Sendable {
         for (index, document) in documents.enumerated() {
             messages.append(.init(role: "user", content: document))
             let prompt = counter.count(document)
-            let model = TranscriptGrowth(instructions: instructionTokens, exchanges: exchanges + [.init(prompt: prompt, answer: 0)],
-                                         window: Int.max, overheads: overheads)
-            var turn = Turn(number: index + 1, messages: messages.count, predictedPrompt: model.turns.last!.reusedPrompt,
-                            measuredPrompt: nil, completionTokens: nil, predictedAnswer: 0, finishReason: nil, error: nil, refusalStatus: nil)
+            let model = TranscriptGrowth(
+                instructions: instructionTokens, exchanges: exchanges + [.init(prompt: prompt, answer: 0)],
+                window: Int.max, overheads: overheads)
+            var turn = Turn(
+                number: index + 1, messages: messages.count, predictedPrompt: model.turns.last!.reusedPrompt,
+                measuredPrompt: nil, completionTokens: nil, predictedAnswer: 0, finishReason: nil, error: nil, refusalStatus: nil)
             let answer: String
             do {
                 let reply = try await complete(messages, client: client)
@@ -119,13 +123,15 @@ package struct LiveTranscript: Sendable {
     private func complete(_ messages: [ChatTemplate.Message], client: OpenAICompatibleClient) async throws -> OpenAICompatibleClient.Completion {
         let reply: OpenAICompatibleClient.Completion
         do {
-            reply = try await client.complete(messages: messages, model: model, maxTokens: maxAnswerTokens,
-                                              extra: [JSONMember("temperature", .int(0)), JSONMember("seed", .int(1))])
+            reply = try await client.complete(
+                messages: messages, model: model, maxTokens: maxAnswerTokens,
+                extra: [JSONMember("temperature", .int(0)), JSONMember("seed", .int(1))])
         } catch let failure as OpenAICompatibleClient.Failure {
             switch failure {
             case let .httpError(status, body), let .contextOverflow(_, status, body):
-                throw Refusal(status: status, message: OpenAICompatibleClient.message(in: body),
-                              promptTokens: (try? JSONParser.parse(body))?["error"]?["n_prompt_tokens"]?.intValue)
+                throw Refusal(
+                    status: status, message: OpenAICompatibleClient.message(in: body),
+                    promptTokens: (try? JSONParser.parse(body))?["error"]?["n_prompt_tokens"]?.intValue)
             default:
                 throw failure
             }

@@ -17,8 +17,9 @@ package struct MeasuredTokenizer: Sendable {
 
     /// Counts the way `profile` does: its tokenizer, scaled by its estimate if it has one.
     package init(profile: ModelProfile, label: String? = nil) throws {
-        self.init(label: label ?? (profile.isEstimate ? "\(profile.name) (est.)" : profile.name),
-                  tokenizer: try profile.tokenizer.load(), estimate: profile.estimate)
+        self.init(
+            label: label ?? (profile.isEstimate ? "\(profile.name) (est.)" : profile.name),
+            tokenizer: try profile.tokenizer.load(), estimate: profile.estimate)
     }
 
     /// Tokens of `text` as plain text (special-token strings are not special).

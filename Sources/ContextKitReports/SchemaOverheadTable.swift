@@ -57,10 +57,12 @@ package struct SchemaOverheadTable: Sendable {
             let cost = SchemaCost(settings: settings)
             for schema in schemas {
                 let report = cost.report(for: schema.document)
-                cells.append(Cell(profile: profile.name, schema: schema.name, withDescriptions: report.totalTokens,
-                                  withoutDescriptions: report.withoutDescriptions.totalTokens,
-                                  contextWindow: profile.contextWindow, isEstimate: report.isEstimate,
-                                  method: report.method, framingSource: report.framingSource, notes: report.notes))
+                cells.append(
+                    Cell(
+                        profile: profile.name, schema: schema.name, withDescriptions: report.totalTokens,
+                        withoutDescriptions: report.withoutDescriptions.totalTokens,
+                        contextWindow: profile.contextWindow, isEstimate: report.isEstimate,
+                        method: report.method, framingSource: report.framingSource, notes: report.notes))
             }
         }
         self.cells = cells

@@ -11,7 +11,7 @@ package enum SyntheticDocument {
         "A fishing boat left the quay shortly before dawn and returned with the morning light.",
         "The keeper noted a light westerly wind, clear skies and a calm sea in the log book.",
         "Later in the day a ferry was delayed by fog that rolled in from the open water.",
-        "By the evening the fog had lifted and the lamp was lit at the usual time.",
+        "By the evening the fog had lifted and the lamp was lit at the usual time."
     ]
 
     /// Document `number` cut to `tokens` tokens of `tokenizer` (at a token boundary).

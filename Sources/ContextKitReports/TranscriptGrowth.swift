@@ -85,10 +85,12 @@ package struct TranscriptGrowth: Equatable, Sendable {
             let fresh = instructions + exchange.prompt + overheads.request(messages: instructionMessages + 1)
             reusedTotal += reused
             freshTotal += fresh
-            turns.append(Turn(number: index + 1, messages: messages,
-                              reusedPrompt: reused, reusedWindow: reused + exchange.answer, reusedCumulative: reusedTotal,
-                              freshPrompt: fresh, freshWindow: fresh + exchange.answer, freshCumulative: freshTotal,
-                              transcriptEntries: instructionMessages + 2 * (index + 1)))
+            turns.append(
+                Turn(
+                    number: index + 1, messages: messages,
+                    reusedPrompt: reused, reusedWindow: reused + exchange.answer, reusedCumulative: reusedTotal,
+                    freshPrompt: fresh, freshWindow: fresh + exchange.answer, freshCumulative: freshTotal,
+                    transcriptEntries: instructionMessages + 2 * (index + 1)))
             history += exchange.prompt + exchange.answer
         }
         self.turns = turns
@@ -96,7 +98,8 @@ package struct TranscriptGrowth: Equatable, Sendable {
 
     /// `count` turns of the same sizes, all in tokens.
     package init(instructions: Int, prompt: Int, answer: Int, turns count: Int, window: Int, overheads: ModelProfile.Overheads) {
-        self.init(instructions: instructions, exchanges: Array(repeating: Exchange(prompt: prompt, answer: answer), count: count),
-                  window: window, overheads: overheads)
+        self.init(
+            instructions: instructions, exchanges: Array(repeating: Exchange(prompt: prompt, answer: answer), count: count),
+            window: window, overheads: overheads)
     }
 }

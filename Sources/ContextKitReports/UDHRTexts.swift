@@ -16,7 +16,7 @@ package enum UDHRTexts {
         "en": "eng", "zh-Hans": "cmn_hans", "zh-Hant": "cmn_hant", "ja": "jpn", "ko": "kor", "ar": "arb",
         "hi": "hin", "bn": "ben", "ru": "rus", "uk": "ukr", "de": "deu", "fr": "fra", "es": "spa", "pt": "por_BR",
         "it": "ita", "tr": "tur", "vi": "vie", "th": "tha", "he": "heb", "el": "ell_monotonic", "fa": "pes_1",
-        "id": "ind", "sw": "swh", "pl": "pol",
+        "id": "ind", "sw": "swh", "pl": "pol"
     ]
 
     /// The UDHR counterparts of `samples`, by tag, for those that have one
@@ -27,8 +27,9 @@ package enum UDHRTexts {
             guard let name = fileNames[sample.tag] else { continue }
             let url = directory.appendingPathComponent(name + ".txt")
             let text = clean(try LanguageSample.read(url))
-            out[sample.tag] = LanguageSample(tag: sample.tag, language: sample.language, script: sample.script,
-                                             source: sourcePrefix + "/" + name + ".txt", text: text)
+            out[sample.tag] = LanguageSample(
+                tag: sample.tag, language: sample.language, script: sample.script,
+                source: sourcePrefix + "/" + name + ".txt", text: text)
         }
         return out
     }

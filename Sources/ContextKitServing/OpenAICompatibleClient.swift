@@ -3,7 +3,7 @@ import ContextKitHTTP
 import ContextKitJSON
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The one client for OpenAI-compatible servers (llama.cpp's llama-server,
@@ -111,8 +111,10 @@ package struct OpenAICompatibleClient: Sendable {
 
     /// The JSON body of one chat completion; `extra` members follow
     /// (`response_format`, `seed`, `temperature` …), replacing any of the same name.
-    package func requestBody(messages: [ChatTemplate.Message], model: String?, maxTokens: Int, stream: Bool,
-                             extra: [JSONMember] = []) -> Data {
+    package func requestBody(
+        messages: [ChatTemplate.Message], model: String?, maxTokens: Int, stream: Bool,
+        extra: [JSONMember] = []
+    ) -> Data {
         var body = OrderedJSON.object([])
         if let model { body = body.setting("model", to: .string(model)) }
         body = body.setting("messages", to: .array(messages.map { .object([JSONMember("role", .string($0.role)), JSONMember("content", .string($0.content))]) }))
@@ -131,8 +133,10 @@ package struct OpenAICompatibleClient: Sendable {
     /// Sends one chat completion and reads the whole answer within `timeout`.
     /// `extra` is merged into the JSON body (`response_format`, `seed`, `temperature` …).
     /// Throws a `Failure`, or `CancellationError` when the task is cancelled.
-    package func complete(messages: [ChatTemplate.Message], model: String? = nil, maxTokens: Int = 1,
-                          extra: [JSONMember] = []) async throws -> Completion {
+    package func complete(
+        messages: [ChatTemplate.Message], model: String? = nil, maxTokens: Int = 1,
+        extra: [JSONMember] = []
+    ) async throws -> Completion {
         let request = completionRequest(requestBody(messages: messages, model: model, maxTokens: maxTokens, stream: false, extra: extra), stream: false)
         let response: HTTPResponse
         do {
@@ -145,10 +149,11 @@ package struct OpenAICompatibleClient: Sendable {
             throw Failure.malformedResponse("not JSON: \(text.prefix(200))")
         }
         let choice = json["choices"]?.elements?.first
-        return Completion(content: choice?["message"].map { $0["content"]?.stringValue ?? "" },
-                          promptTokens: json["usage"]?["prompt_tokens"]?.intValue,
-                          completionTokens: json["usage"]?["completion_tokens"]?.intValue,
-                          finishReason: choice?["finish_reason"]?.stringValue)
+        return Completion(
+            content: choice?["message"].map { $0["content"]?.stringValue ?? "" },
+            promptTokens: json["usage"]?["prompt_tokens"]?.intValue,
+            completionTokens: json["usage"]?["completion_tokens"]?.intValue,
+            finishReason: choice?["finish_reason"]?.stringValue)
     }
 
     /// `error` in the terms of `Failure`; cancellation stays cancellation.

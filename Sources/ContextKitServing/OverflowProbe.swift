@@ -66,8 +66,13 @@ package struct OverflowProbe: Sendable {
         ("user: test", [.init(role: "user", content: "test")]),
         ("user, assistant, user (empty)", [.init(role: "user", content: ""), .init(role: "assistant", content: ""), .init(role: "user", content: "")]),
         ("empty system + empty user", [.init(role: "system", content: ""), .init(role: "user", content: "")]),
-        ("system + user", [.init(role: "system", content: "You are a careful assistant. Answer in one sentence."),
-                           .init(role: "user", content: "What does a context window limit?")]),
+        (
+            "system + user",
+            [
+                .init(role: "system", content: "You are a careful assistant. Answer in one sentence."),
+                .init(role: "user", content: "What does a context window limit?")
+            ]
+        )
     ]
 
     /// A small structured-output schema (the field notes' `Summary`), its
@@ -76,17 +81,30 @@ package struct OverflowProbe: Sendable {
     package static var summarySchema: OrderedJSON {
         func object(_ members: (String, OrderedJSON)...) -> OrderedJSON { .object(members.map { JSONMember($0.0, $0.1) }) }
         return object(
-            ("json_schema", object(
-                ("name", .string("Summary")),
-                ("schema", object(
-                    ("description", .string("A short summary of a piece of text")),
-                    ("properties", object(
-                        ("headline", object(("description", .string("A headline of at most eight words")), ("type", .string("string")))),
-                        ("points", object(("description", .string("The main points, one short sentence each")),
-                                          ("items", object(("type", .string("string")))),
-                                          ("maxItems", .int(3)), ("minItems", .int(3)), ("type", .string("array")))))),
-                    ("required", .array([.string("headline"), .string("points")])),
-                    ("type", .string("object")))))),
+            (
+                "json_schema",
+                object(
+                    ("name", .string("Summary")),
+                    (
+                        "schema",
+                        object(
+                            ("description", .string("A short summary of a piece of text")),
+                            (
+                                "properties",
+                                object(
+                                    ("headline", object(("description", .string("A headline of at most eight words")), ("type", .string("string")))),
+                                    (
+                                        "points",
+                                        object(
+                                            ("description", .string("The main points, one short sentence each")),
+                                            ("items", object(("type", .string("string")))),
+                                            ("maxItems", .int(3)), ("minItems", .int(3)), ("type", .string("array")))
+                                    ))
+                            ),
+                            ("required", .array([.string("headline"), .string("points")])),
+                            ("type", .string("object")))
+                    ))
+            ),
             ("type", .string("json_schema")))
     }
 
@@ -100,12 +118,14 @@ package struct OverflowProbe: Sendable {
             measurements.append(measurement)
             if unreachable {
                 // Nothing else can be measured; say so once instead of once per probe.
-                return Report(measurements: measurements, overheads: Overheads(emptyUserMessage: nil, perExtraMessage: nil, systemPrompt: nil, responseSchema: nil),
-                              overflow: nil, overflowPredicted: nil, notes: ["the server could not be reached, so nothing was measured"])
+                return Report(
+                    measurements: measurements, overheads: Overheads(emptyUserMessage: nil, perExtraMessage: nil, systemPrompt: nil, responseSchema: nil),
+                    overflow: nil, overflowPredicted: nil, notes: ["the server could not be reached, so nothing was measured"])
             }
         }
-        let (schema, _) = await measure("empty user message + response_format schema", [.init(role: "user", content: "")],
-                                        extra: [JSONMember("response_format", Self.summarySchema)])
+        let (schema, _) = await measure(
+            "empty user message + response_format schema", [.init(role: "user", content: "")],
+            extra: [JSONMember("response_format", Self.summarySchema)])
         measurements.append(schema)
 
         func measured(_ i: Int) -> Int? { measurements[i].measured }
@@ -125,7 +145,9 @@ package struct OverflowProbe: Sendable {
             overflowPredicted = try? predictor?.promptTokens(messages)
             do {
                 let completion = try await client.complete(messages: messages, model: model, maxTokens: 1)
-                notes.append("the server accepted a prompt of about \(window + window / 2) tokens for a \(window)-token window and charged \(completion.promptTokens.map(String.init) ?? "an unreported number of") prompt tokens: it truncates silently instead of refusing (Ollama does this), so its overflow cannot be measured")
+                notes.append(
+                    "the server accepted a prompt of about \(window + window / 2) tokens for a \(window)-token window and charged \(completion.promptTokens.map(String.init) ?? "an unreported number of") prompt tokens: it truncates silently instead of refusing (Ollama does this), so its overflow cannot be measured"
+                )
             } catch let failure as OpenAICompatibleClient.Failure {
                 if case let .contextOverflow(found, _, body) = failure {
                     overflow = found
@@ -147,8 +169,11 @@ package struct OverflowProbe: Sendable {
         let predicted = extra.isEmpty ? (try? predictor?.promptTokens(messages)) ?? nil : nil
         do {
             let completion = try await client.complete(messages: messages, model: model, maxTokens: 1, extra: extra)
-            return (Measurement(name: name, messages: messages, measured: completion.promptTokens, predicted: predicted,
-                                note: completion.promptTokens == nil ? "the server reported no usage.prompt_tokens" : nil), false)
+            return (
+                Measurement(
+                    name: name, messages: messages, measured: completion.promptTokens, predicted: predicted,
+                    note: completion.promptTokens == nil ? "the server reported no usage.prompt_tokens" : nil), false
+            )
         } catch {
             var unreachable = false
             if case OpenAICompatibleClient.Failure.unreachable = error { unreachable = true }

@@ -3,7 +3,7 @@ import ContextKitHTTP
 import ContextKitJSON
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What an OpenAI-compatible server says about the model it runs: its
@@ -25,8 +25,10 @@ package struct ServerModel: Equatable, Sendable {
     package var isLlamaCpp: Bool
 
     /// A description from its parts.
-    package init(contextWindow: Int? = nil, modelPath: String? = nil, modelID: String? = nil,
-                 chatTemplate: String? = nil, isLlamaCpp: Bool = false) {
+    package init(
+        contextWindow: Int? = nil, modelPath: String? = nil, modelID: String? = nil,
+        chatTemplate: String? = nil, isLlamaCpp: Bool = false
+    ) {
         self.contextWindow = contextWindow
         self.modelPath = modelPath
         self.modelID = modelID
@@ -75,8 +77,10 @@ extension OpenAICompatibleClient {
         guard let prompt = rendered["prompt"]?.stringValue else {
             throw Failure.malformedResponse("/apply-template's answer has no \"prompt\"")
         }
-        let body = OrderedJSON.object([JSONMember("content", .string(prompt)), JSONMember("add_special", .bool(true)),
-                                       JSONMember("parse_special", .bool(true))])
+        let body = OrderedJSON.object([
+            JSONMember("content", .string(prompt)), JSONMember("add_special", .bool(true)),
+            JSONMember("parse_special", .bool(true))
+        ])
         let tokens = try await post(tokenizeURL, Data(JSONWriter(style: .compact(escapingSlashes: false)).write(body).utf8))
         guard let ids = tokens["tokens"]?.elements else {
             throw Failure.malformedResponse("/tokenize's answer has no \"tokens\"")

@@ -55,8 +55,10 @@ package struct ServerProfile: Sendable {
     ///   - serverModel: the model to ask `/v1/models` about, when the server serves several.
     ///   - gguf: the server's model file, given by the caller; wins over what the server reports.
     ///   - fallback: the profile to use when the model's own tokenizer is out of reach.
-    package static func resolve(url: URL, apiKey: String?, serverModel: String?, gguf: String?,
-                                fallback: () throws -> ModelProfile) async throws -> ServerProfile {
+    package static func resolve(
+        url: URL, apiKey: String?, serverModel: String?, gguf: String?,
+        fallback: () throws -> ModelProfile
+    ) async throws -> ServerProfile {
         let client = OpenAICompatibleClient(baseURL: url, apiKey: apiKey, timeout: 10)
         let info = await client.serverModel(model: serverModel)
         return try choose(for: info, gguf: gguf, fallback: fallback)
@@ -65,22 +67,27 @@ package struct ServerProfile: Sendable {
     /// The policy, on what the server said: the given file, else the server's
     /// file when readable here, else the fallback profile with the server's
     /// window, counted by the server when it is llama.cpp's.
-    package static func choose(for info: ServerModel, gguf: String?,
-                               fallback: () throws -> ModelProfile) throws -> ServerProfile {
+    package static func choose(
+        for info: ServerModel, gguf: String?,
+        fallback: () throws -> ModelProfile
+    ) throws -> ServerProfile {
         if let gguf {
             guard FileManager.default.isReadableFile(atPath: gguf) else { throw Failure.givenFileNotReadable(path: gguf) }
-            return try fromFile(URL(fileURLWithPath: gguf), window: info.contextWindow,
-                                source: .givenFile(path: gguf, serverWindow: info.contextWindow))
+            return try fromFile(
+                URL(fileURLWithPath: gguf), window: info.contextWindow,
+                source: .givenFile(path: gguf, serverWindow: info.contextWindow))
         }
         if let file = info.localModelFile {
-            return try fromFile(file, window: info.contextWindow,
-                                source: .serverFile(path: file.path, serverWindow: info.contextWindow))
+            return try fromFile(
+                file, window: info.contextWindow,
+                source: .serverFile(path: file.path, serverWindow: info.contextWindow))
         }
         var profile = try fallback()
         if let n = info.contextWindow { profile.contextWindow = n }
         if info.isLlamaCpp {
-            return ServerProfile(profile: profile, counting: .server,
-                                 source: .llamaCppCounting(profile: profile.name, modelPath: info.modelPath))
+            return ServerProfile(
+                profile: profile, counting: .server,
+                source: .llamaCppCounting(profile: profile.name, modelPath: info.modelPath))
         }
         return ServerProfile(profile: profile, counting: .none, source: .unknownServer(profile: profile.name))
     }

@@ -25,7 +25,9 @@ package enum EditDistance {
         let lowered = name.lowercased()
         return candidates.enumerated()
             .filter { seen.insert($0.element).inserted }
-            .map { (name: $0.element, prefix: !lowered.isEmpty && $0.element.lowercased().hasPrefix(lowered), distance: between(lowered, $0.element.lowercased()), order: $0.offset) }
+            .map {
+                (name: $0.element, prefix: !lowered.isEmpty && $0.element.lowercased().hasPrefix(lowered), distance: between(lowered, $0.element.lowercased()), order: $0.offset)
+            }
             .filter { $0.prefix || $0.distance <= maximum }
             .sorted { ($0.prefix ? 0 : 1, $0.distance, $0.order) < ($1.prefix ? 0 : 1, $1.distance, $1.order) }
             .prefix(limit)

@@ -32,9 +32,11 @@ package struct MarkdownTable: Sendable {
             }
             return "| " + padded.joined(separator: " | ") + " |\n"
         }
-        let rule = "|" + widths.enumerated().map { column, width in
-            alignments[column] == .right ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
-        }.joined(separator: "|") + "|\n"
+        let rule =
+            "|"
+            + widths.enumerated().map { column, width in
+                alignments[column] == .right ? String(repeating: "-", count: width + 1) + ":" : ":" + String(repeating: "-", count: width + 1)
+            }.joined(separator: "|") + "|\n"
         return line(cells[0]) + rule + cells.dropFirst().map(line).joined()
     }
 

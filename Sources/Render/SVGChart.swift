@@ -55,8 +55,10 @@ package struct SVGChart: Sendable {
     /// Decimals of the values in tooltips.
     package var valuePlaces: Int
 
-    package init(kind: Kind, title: String, subtitle: String = "", categories: [String], series: [Series],
-                xTitle: String, yTitle: String, referenceLines: [ReferenceLine] = [], valuePlaces: Int = 2) {
+    package init(
+        kind: Kind, title: String, subtitle: String = "", categories: [String], series: [Series],
+        xTitle: String, yTitle: String, referenceLines: [ReferenceLine] = [], valuePlaces: Int = 2
+    ) {
         self.kind = kind
         self.title = title
         self.subtitle = subtitle
@@ -83,9 +85,13 @@ package struct SVGChart: Sendable {
     package func render() -> String {
         let layout = Layout(chart: self)
         var svg = SVGText()
-        svg.open("svg", ["xmlns": "http://www.w3.org/2000/svg", "width": n(layout.width), "height": n(layout.height),
-                         "viewBox": "0 0 \(n(layout.width)) \(n(layout.height))", "font-family": "Helvetica, Arial, sans-serif",
-                         "font-size": n(Self.fontSize)])
+        svg.open(
+            "svg",
+            [
+                "xmlns": "http://www.w3.org/2000/svg", "width": n(layout.width), "height": n(layout.height),
+                "viewBox": "0 0 \(n(layout.width)) \(n(layout.height))", "font-family": "Helvetica, Arial, sans-serif",
+                "font-size": n(Self.fontSize)
+            ])
         svg.element("title", text: title)
         if !subtitle.isEmpty { svg.element("desc", text: subtitle) }
         svg.element("rect", ["width": n(layout.width), "height": n(layout.height), "fill": "#FFFFFF"])

@@ -48,9 +48,11 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         public var promptCounting: PromptCounting
 
         /// A configuration for the server at `baseURL`; times in seconds.
-        public init(baseURL: URL, model: String? = nil, apiKey: String? = nil, requestTimeout: TimeInterval = 120,
-                    totalTimeout: TimeInterval = 600, maxRetries: Int = 2, retryDelay: Duration = .milliseconds(500),
-                    defaultMaximumResponseTokens: Int = 512, promptCounting: PromptCounting = .none) {
+        public init(
+            baseURL: URL, model: String? = nil, apiKey: String? = nil, requestTimeout: TimeInterval = 120,
+            totalTimeout: TimeInterval = 600, maxRetries: Int = 2, retryDelay: Duration = .milliseconds(500),
+            defaultMaximumResponseTokens: Int = 512, promptCounting: PromptCounting = .none
+        ) {
             self.baseURL = baseURL
             self.model = model
             self.apiKey = apiKey
@@ -92,8 +94,9 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     /// `availability()`, `contextSize()` or a session's first request.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.client = OpenAICompatibleClient(baseURL: configuration.baseURL, apiKey: configuration.apiKey,
-                                             timeout: configuration.requestTimeout)
+        self.client = OpenAICompatibleClient(
+            baseURL: configuration.baseURL, apiKey: configuration.apiKey,
+            timeout: configuration.requestTimeout)
     }
 
     /// `openai URL`, with the model in parentheses when one is configured.
@@ -114,8 +117,10 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             case 503:
                 return .unavailable(.modelNotLoaded(model: configuration.model, detail: OpenAICompatibleClient.message(in: refusal.body)))
             default:
-                return .unavailable(.unreachable(url: client.modelsURL.absoluteString,
-                                                 detail: "HTTP \(refusal.status): \(OpenAICompatibleClient.message(in: refusal.body))"))
+                return .unavailable(
+                    .unreachable(
+                        url: client.modelsURL.absoluteString,
+                        detail: "HTTP \(refusal.status): \(OpenAICompatibleClient.message(in: refusal.body))"))
             }
         } catch {
             return .unavailable(.unreachable(url: configuration.baseURL.absoluteString, detail: Self.detail(of: error)))
@@ -206,11 +211,14 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     }
 
     /// Sends the request, retrying 5xx and 429 answers, and streams the answer into `continuation`.
-    func run(_ request: GenerationRequest, instructions: String,
-             continuation: AsyncThrowingStream<ResponseSnapshot, any Error>.Continuation) async throws {
+    func run(
+        _ request: GenerationRequest, instructions: String,
+        continuation: AsyncThrowingStream<ResponseSnapshot, any Error>.Continuation
+    ) async throws {
         // `withDeadline` started its timer just before this call.
-        let retry = RetryPolicy(maxRetries: configuration.maxRetries, delay: configuration.retryDelay,
-                                deadline: ContinuousClock().now + .seconds(configuration.totalTimeout))
+        let retry = RetryPolicy(
+            maxRetries: configuration.maxRetries, delay: configuration.retryDelay,
+            deadline: ContinuousClock().now + .seconds(configuration.totalTimeout))
         let maxTokens = request.options.maximumResponseTokens ?? configuration.defaultMaximumResponseTokens
         var answer = StreamedAnswer(limit: maxTokens * Self.bytesPerTokenLimit + 4096)
         do {
@@ -222,7 +230,8 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                 if grew { continuation.yield(ResponseSnapshot(content: answer.content)) }
                 // A line (or event) that never ends is held whole by the parser: stop at what one answer may take.
                 if response.pendingEventBytes > answer.limit {
-                    throw GenerationError.transport("an event passed \(answer.limit) bytes without ending, more than a whole answer may take; the server's event stream is malformed", status: nil)
+                    throw GenerationError.transport(
+                        "an event passed \(answer.limit) bytes without ending, more than a whole answer may take; the server's event stream is malformed", status: nil)
                 }
             }
         } catch let failure as HTTPFailure {
@@ -250,13 +259,18 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         if let t = options.temperature { extra.append(JSONMember("temperature", .double(t))) }
         if let seed = options.seed { extra.append(JSONMember("seed", .number(String(seed)))) }
         if let schema = request.schema {
-            extra.append(JSONMember("response_format", .object([
-                JSONMember("type", .string("json_schema")),
-                JSONMember("json_schema", .object([JSONMember("name", .string(schema.name)), JSONMember("schema", schema.schema)])),
-            ])))
+            extra.append(
+                JSONMember(
+                    "response_format",
+                    .object([
+                        JSONMember("type", .string("json_schema")),
+                        JSONMember("json_schema", .object([JSONMember("name", .string(schema.name)), JSONMember("schema", schema.schema)]))
+                    ])))
         }
-        return client.requestBody(messages: Self.messages(instructions: instructions, prompt: request.prompt), model: configuration.model, maxTokens: options.maximumResponseTokens ?? configuration.defaultMaximumResponseTokens,
-                                  stream: true, extra: extra)
+        return client.requestBody(
+            messages: Self.messages(instructions: instructions, prompt: request.prompt), model: configuration.model,
+            maxTokens: options.maximumResponseTokens ?? configuration.defaultMaximumResponseTokens,
+            stream: true, extra: extra)
     }
 
     /// The messages of one request: the instructions as the system prompt (none when empty), the prompt as the user's.
@@ -340,8 +354,10 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
                 // Stopped short of max_tokens: the window ran out, not the limit
                 // (llama.cpp does not check max_tokens against the room left).
                 if let prompt = usage?.promptTokens, let completion = usage?.completionTokens, completion < maxTokens {
-                    throw GenerationError.contextOverflow(ContextOverflow(dialect: .llamaCpp, promptTokens: prompt, completionTokens: maxTokens,
-                                                                          contextWindow: prompt + completion))
+                    throw GenerationError.contextOverflow(
+                        ContextOverflow(
+                            dialect: .llamaCpp, promptTokens: prompt, completionTokens: maxTokens,
+                            contextWindow: prompt + completion))
                 }
                 if schema != nil {
                     throw GenerationError.decodingFailure("the answer reached its token limit before the JSON was complete")
@@ -375,7 +391,9 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             guard let abandoned = refusal.abandonedRetry else { return error }
             let detail: String
             if case .transport(let message, _) = error { detail = message } else { detail = error.description }
-            let why = abandoned.askedByServer ? "the server's Retry-After asks for a wait of \(Self.seconds(abandoned.wait))" : "the next retry would wait \(Self.seconds(abandoned.wait))"
+            let why =
+                abandoned.askedByServer
+                ? "the server's Retry-After asks for a wait of \(Self.seconds(abandoned.wait))" : "the next retry would wait \(Self.seconds(abandoned.wait))"
             return .transport("\(detail) (\(why), which ends past the total time-out of \(Int(configuration.totalTimeout)) s)", status: refusal.status)
         case let .broken(_, reason, _, _):
             return .transport("\(host): \(reason)", status: nil)

@@ -28,7 +28,8 @@ public enum TokenKitError: Error, Equatable, CustomStringConvertible, Sendable {
         case let .alteredVocabulary(path, expected, actual):
             return "\(path) does not match the checksum it shipped with (expected \(expected), found \(actual)); the file was altered or damaged, reinstall ContextKit"
         case let .disallowedSpecialToken(token):
-            return "the text contains the special token \(token); allow it to encode it as one special token (API: allowedSpecial: [\"\(token)\"]; tokcount: --special allow), or count it as plain text (encodeOrdinary; tokcount: --special text)"
+            return
+                "the text contains the special token \(token); allow it to encode it as one special token (API: allowedSpecial: [\"\(token)\"]; tokcount: --special allow), or count it as plain text (encodeOrdinary; tokcount: --special text)"
         case let .unknownTokenID(id):
             return "token id \(id) is not in this vocabulary; check that the ids come from the same encoding"
         case let .invalidPattern(pattern, reason):

@@ -56,7 +56,8 @@ public final class Tokenizer: Sendable {
         for byte in 0..<256 {
             var b = UInt8(byte)
             if vocabulary.id(of: &b, count: 1) == nil {
-                throw TokenKitError.malformedVocabulary(path: name, line: 0, reason: String(format: "the vocabulary has no token for the single byte 0x%02X, so it is not a byte-level BPE vocabulary", byte))
+                throw TokenKitError.malformedVocabulary(
+                    path: name, line: 0, reason: String(format: "the vocabulary has no token for the single byte 0x%02X, so it is not a byte-level BPE vocabulary", byte))
             }
         }
         self.name = name
@@ -259,8 +260,10 @@ public final class Tokenizer: Sendable {
     ///
     /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does;
     ///   special-token text after the place where encoding stops is not read.
-    public func firstToken(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .plainText,
-                           where isPast: (_ n: Int, _ token: Token) -> Bool) throws -> (n: Int, token: Token)? {
+    public func firstToken(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .plainText,
+        where isPast: (_ n: Int, _ token: Token) -> Bool
+    ) throws -> (n: Int, token: Token)? {
         try withoutActuallyEscaping(isPast) { isPast in
             var sink = FirstTokenFinder(isPast: isPast)
             try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -77,8 +77,7 @@ package final class GitIgnore {
         while line.hasSuffix(" ") && !line.hasSuffix("\\ ") { line = line.dropLast() }
         guard !line.isEmpty, !line.hasPrefix("#") else { return nil }
         var negated = false
-        if line.hasPrefix("!") { negated = true; line = line.dropFirst() }
-        else if line.hasPrefix("\\!") || line.hasPrefix("\\#") { line = line.dropFirst() }
+        if line.hasPrefix("!") { negated = true; line = line.dropFirst() } else if line.hasPrefix("\\!") || line.hasPrefix("\\#") { line = line.dropFirst() }
         var directoryOnly = false
         if line.hasSuffix("/") { directoryOnly = true; line = line.dropLast() }
         guard !line.isEmpty else { return nil }

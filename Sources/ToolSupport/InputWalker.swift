@@ -49,8 +49,10 @@ package enum InputWalker {
                 items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: size))
             case .device:
                 // /dev/zero or /dev/urandom never end: refuse instead of reading until memory runs out.
-                problems.append(InputProblem(path: argument, reason: "a device, not a file: it may never end; to count part of it, pipe it: head -c 1000000 \(argument) | tokcount",
-                                             position: items.count))
+                problems.append(
+                    InputProblem(
+                        path: argument, reason: "a device, not a file: it may never end; to count part of it, pipe it: head -c 1000000 \(argument) | tokcount",
+                        position: items.count))
             case .other:
                 // A FIFO (`<(cmd)`, /dev/stdin from a pipe): read it as a stream.
                 items.append(InputItem(source: .file(argument), display: argument, namedDirectly: true, size: nil))

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -64,9 +64,9 @@ package enum Output {
         var left = bytes.count
         while left > 0 {
             #if canImport(Glibc)
-            let n = Glibc.write(fd, p, left)
+                let n = Glibc.write(fd, p, left)
             #else
-            let n = Darwin.write(fd, p, left)
+                let n = Darwin.write(fd, p, left)
             #endif
             if n < 0 {
                 if errno == EINTR { continue }

@@ -11,7 +11,7 @@ enum CtxkitCommand {
         ("density", "Characters and bytes per token and token tax per language and tokenizer", DensityCommand.run),
         ("transcript", "Tokens per request: one reused session vs a fresh session per request", TranscriptCommand.run),
         ("probe", "Measure what a server charges (--url) or where a text crosses the window (--where)", ProbeCommand.run),
-        ("report", "Regenerate reports/ (density, transcript growth, schema overhead)", ReportCommand.run),
+        ("report", "Regenerate reports/ (density, transcript growth, schema overhead)", ReportCommand.run)
     ]
 
     static var overview: String {

@@ -21,14 +21,20 @@ enum DensityCommand {
 
         static var declarations: [OptionDeclaration<Self>] {
             [
-                .option("corpus", value: "DIR", help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: \(ReportWriter.corpusFolder); a folder holding prose/ works too).", \.corpus),
-                .repeated("encoding", short: "e", value: "LIST", help: "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when the gguf/ folder scripts/reference-data fills holds their vocabularies) and apple-on-device.", \.encoding),
+                .option(
+                    "corpus", value: "DIR",
+                    help: "The parallel corpus: <tag>.txt files with <tag>.json sidecars (default: \(ReportWriter.corpusFolder); a folder holding prose/ works too).", \.corpus),
+                .repeated(
+                    "encoding", short: "e", value: "LIST",
+                    help:
+                        "Comma-separated tokenizers (repeatable): cl100k, o200k, r50k, p50k, a profile name such as apple-on-device (counts with its estimate), or LABEL=FILE for a vocabulary file. Default: cl100k, o200k, r50k, Llama 3 and Qwen2 (when the gguf/ folder scripts/reference-data fills holds their vocabularies) and apple-on-device.",
+                    \.encoding),
                 .option("udhr", value: "DIR", help: "UDHR texts for the cross-check (default: \(ReportWriter.udhrFolder) when it exists, as in the repository).", \.udhr),
                 .flag("no-udhr", help: "Skip the UDHR cross-check.", \.noUDHR),
                 .option("reference", value: "TAG", help: "The language the token tax is relative to (default: en).", \.reference),
                 .option("window", value: "N", help: "Window for the characters-that-fit column (default: 4,096).", \.window, .tokens(minimum: 1)),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
-                .flag("csv", help: "Print CSV (one line per tokenizer and language) instead of tables.", \.csv),
+                .flag("csv", help: "Print CSV (one line per tokenizer and language) instead of tables.", \.csv)
             ]
         }
     }
@@ -36,14 +42,15 @@ enum DensityCommand {
     static let spec = CommandSpec<Options>(
         name: "ctxkit density",
         usage: ["[--corpus DIR] [-e LIST] [OPTIONS]"],
-        summary: "Measures how densely each tokenizer packs each language of a parallel corpus: characters per token, bytes per token, tokens relative to the reference language (the \"token tax\": the same content costs that many times the window) and how many characters fit in the window. With the UDHR texts at hand, the same figures on the Universal Declaration of Human Rights are shown beside them as a cross-check.",
+        summary:
+            "Measures how densely each tokenizer packs each language of a parallel corpus: characters per token, bytes per token, tokens relative to the reference language (the \"token tax\": the same content costs that many times the window) and how many characters fit in the window. With the UDHR texts at hand, the same figures on the Universal Declaration of Human Rights are shown beside them as a cross-check.",
         epilog: """
-        Characters are Unicode scalars of the text as it is (the corpus is NFC; the UDHR
-        texts are NFC-normalised, trimmed and stripped of blank lines first). Columns
-        marked (est.) are estimates for a model whose tokenizer is not public.
+            Characters are Unicode scalars of the text as it is (the corpus is NFC; the UDHR
+            texts are NFC-normalised, trimmed and stripped of blank lines first). Columns
+            marked (est.) are estimates for a model whose tokenizer is not public.
 
-        Exit status: 0 done, 1 a file could not be read, 2 usage error.
-        """
+            Exit status: 0 done, 1 a file could not be read, 2 usage error.
+            """
     )
 
     static func run(_ arguments: [String]) async -> ExitCode {
@@ -70,8 +77,9 @@ enum DensityCommand {
                 }
             }
             let reference = options.reference ?? "en"
-            let bar = ProgressBar(total: Density.workload(corpus: corpus, crossCheck: udhr, tokenizers: tokenizers.count),
-                                  enabled: terminal.stderrIsTerminal, columns: terminal.stderrColumns)
+            let bar = ProgressBar(
+                total: Density.workload(corpus: corpus, crossCheck: udhr, tokenizers: tokenizers.count),
+                enabled: terminal.stderrIsTerminal, columns: terminal.stderrColumns)
             var reported = 0
             let density = try Density.measure(corpus: corpus, crossCheck: udhr, tokenizers: tokenizers, referenceTag: reference, window: window) { done in
                 bar.advance(done - reported)
@@ -115,7 +123,9 @@ enum DensityCommand {
                 return try MeasuredTokenizer(profile: try catalog.profile(named: item))
             }
         } catch ProfileError.unknownProfile {
-            throw usage("'\(item)' is not an encoding (\(OpenAIEncoding.knownNames.joined(separator: ", "))), a profile (\(catalog.profiles.map(\.name).joined(separator: ", "))) or an existing file")
+            throw usage(
+                "'\(item)' is not an encoding (\(OpenAIEncoding.knownNames.joined(separator: ", "))), a profile (\(catalog.profiles.map(\.name).joined(separator: ", "))) or an existing file"
+            )
         } catch let error as ProfileError {
             throw usage("\(item): \(error)")
         } catch let error as TokenKitError {
@@ -131,9 +141,11 @@ enum DensityCommand {
             if udhr { header += ["UDHR chars/token", "UDHR tax"] }
             let rows = density.rows(tokenizer: label).map { row -> [String] in
                 let m = row.corpus
-                var cells = [row.language, row.tag, NumberFormat.grouped(m.characters), NumberFormat.grouped(m.tokens),
-                             NumberFormat.decimal(m.charactersPerToken), NumberFormat.decimal(m.bytesPerToken),
-                             NumberFormat.decimal(row.corpusTax), NumberFormat.grouped(m.charactersFitting(window: density.window))]
+                var cells = [
+                    row.language, row.tag, NumberFormat.grouped(m.characters), NumberFormat.grouped(m.tokens),
+                    NumberFormat.decimal(m.charactersPerToken), NumberFormat.decimal(m.bytesPerToken),
+                    NumberFormat.decimal(row.corpusTax), NumberFormat.grouped(m.charactersFitting(window: density.window))
+                ]
                 if udhr { cells += [row.udhr.map { NumberFormat.decimal($0.charactersPerToken) } ?? "-", row.udhrTax.map { NumberFormat.decimal($0) } ?? "-"] }
                 return cells
             }

@@ -43,8 +43,9 @@ extension PlanCommand {
                 }
                 let apiKey = ProcessInfo.processInfo.environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
-                let chosen = try await ServerProfile.resolveForCommand(url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,
-                                                                       fallback: { try catalog.defaultProfile() })
+                let chosen = try await ServerProfile.resolveForCommand(
+                    url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,
+                    fallback: { try catalog.defaultProfile() })
                 profile = chosen.profile
                 profileSource = chosen.source.text
             } else {
@@ -85,11 +86,14 @@ extension PlanCommand {
             concurrency = options.concurrency ?? 1
             idle = options.idle ?? 0
             frame = options.sourceFrame ? SourceFraming.standard.delimiters : []
-            var latency = try options.latency.map { file in
-                do { return try LatencyModel.load(contentsOf: URL(fileURLWithPath: file)) } catch {
-                    throw CommandFailure("--latency \(file): \(error.localizedDescription); expected the JSON the summariser saves (coldFirstToken, warmFirstToken, outputCharactersPerSecond, idleCurve, source, measured)")
-                }
-            } ?? LatencyModel.load(profile: profile.name)
+            var latency =
+                try options.latency.map { file in
+                    do { return try LatencyModel.load(contentsOf: URL(fileURLWithPath: file)) } catch {
+                        throw CommandFailure(
+                            "--latency \(file): \(error.localizedDescription); expected the JSON the summariser saves (coldFirstToken, warmFirstToken, outputCharactersPerSecond, idleCurve, source, measured)"
+                        )
+                    }
+                } ?? LatencyModel.load(profile: profile.name)
             var overridden: [String] = []
             if let cold = options.cold { latency.coldFirstToken = cold; overridden.append("--cold") }
             if let warm = options.warm { latency.warmFirstToken = warm; overridden.append("--warm") }
@@ -99,8 +103,9 @@ extension PlanCommand {
         }
 
         func plan() throws -> Report {
-            let plan = try SummaryPlan(text: text, profile: profile, planner: planner, instructions: instructions?.text, schema: schema?.document,
-                                       runtime: runtime, frame: frame, reserve: reserve, overlap: overlap, summaryTokens: summaryTokens)
+            let plan = try SummaryPlan(
+                text: text, profile: profile, planner: planner, instructions: instructions?.text, schema: schema?.document,
+                runtime: runtime, frame: frame, reserve: reserve, overlap: overlap, summaryTokens: summaryTokens)
             return Report(job: self, plan: plan)
         }
     }

@@ -60,10 +60,12 @@ extension PlanCommand {
             let profile = job.profile
             let perMessage = profile.overheads.perMessage
             let messages = budget.instructions > 0 ? 2 : 1
-            let overheadNote = perMessage > 0
+            let overheadNote =
+                perMessage > 0
                 ? "\(profile.overheads.perRequest) per request + \(perMessage) × \(messages) message\(messages == 1 ? "" : "s") (profile)"
                 : "per request (profile)"
-            let instructionsNote = job.instructions.map { $0.label == "text" ? "--instructions text, \($0.text.unicodeScalars.count) characters" : $0.label } ?? "none (--instructions)"
+            let instructionsNote =
+                job.instructions.map { $0.label == "text" ? "--instructions text, \($0.text.unicodeScalars.count) characters" : $0.label } ?? "none (--instructions)"
             let schemaNote = job.schema.map { "\($0.label), priced by schema-cost" + (schemaFraming > 0 ? " (\(schemaFraming) of framing)" : "") } ?? "none (--schema)"
             let reserveNote = budget.reserveSource.description
             var notes = ["\(profile.name)", overheadNote, instructionsNote, schemaNote]
@@ -83,7 +85,7 @@ extension PlanCommand {
                     "\(NumberFormat.grouped(chunk.bytes.lowerBound))–\(NumberFormat.grouped(chunk.bytes.upperBound))",
                     "\(NumberFormat.grouped(chunk.characters.lowerBound))–\(NumberFormat.grouped(chunk.characters.upperBound))",
                     approx + NumberFormat.grouped(chunk.tokens),
-                    NumberFormat.percent(chunk.tokens, of: budget.room),
+                    NumberFormat.percent(chunk.tokens, of: budget.room)
                 ]
                 if budget.overlap > 0 { cells.append(approx + NumberFormat.grouped(chunk.overlapTokens)) }
                 cells += [chunk.endLevel?.description ?? "end", firstWords(chunk)]
@@ -91,7 +93,9 @@ extension PlanCommand {
             }
             let shown: [Chunk?] = listAll || list.count <= 40 ? list : Array(list.prefix(20)) + [nil] + Array(list.suffix(5))
             for chunk in shown {
-                if let chunk { rows.append(row(chunk)) } else {
+                if let chunk {
+                    rows.append(row(chunk))
+                } else {
                     rows.append(["…", "", "", "", "", "", "\(list.count - 25) more (--all lists them)"] + (budget.overlap > 0 ? [""] : []))
                 }
             }
@@ -140,9 +144,13 @@ extension PlanCommand {
                 rows.append([name, detail, "\(approx)\(NumberFormat.grouped(sent)) tokens sent"])
             }
             if reduceLevel == 0 { rows.append(["reduce", "none", "one chunk: its summary is the summary"]) }
-            rows.append(["total", "\(calls.totalCalls) call\(calls.totalCalls == 1 ? "" : "s")",
-                         "\(approx)\(NumberFormat.grouped(calls.tokensSent)) tokens sent, \(approx)\(NumberFormat.grouped(calls.outputTokens)) written"])
-            out += indent(Table(header: ["", "", ""], alignRight: [false, false, false]).render(rows).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"))
+            rows.append([
+                "total", "\(calls.totalCalls) call\(calls.totalCalls == 1 ? "" : "s")",
+                "\(approx)\(NumberFormat.grouped(calls.tokensSent)) tokens sent, \(approx)\(NumberFormat.grouped(calls.outputTokens)) written"
+            ])
+            out += indent(
+                Table(header: ["", "", ""], alignRight: [false, false, false]).render(rows).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(
+                    separator: "\n"))
             let latency = job.latency
             out += "  time    ≈ \(duration(seconds(calls))) (estimate: first token \(NumberFormat.decimal(latency.coldFirstToken)) s cold, "
             out += "\(NumberFormat.decimal(latency.warmFirstToken, places: 3)) s warm"

@@ -34,16 +34,19 @@ enum ProbeCommand {
                 .option("model-profile", short: "m", value: "PROFILE", help: "Profile for --where (default apple-on-device).", \.modelProfile),
                 .repeated("profiles", value: "FILE", help: "Extra profiles (JSON).", \.profiles),
                 .option("reserve", value: "N", help: "Tokens kept for the answer (--where).", \.reserve, .tokens()),
-                .flag("json", help: "One JSON document instead of the table.", \.json),
+                .flag("json", help: "One JSON document instead of the table.", \.json)
             ]
         }
     }
 
     static let spec = CommandSpec<Options>(
         name: "ctxkit probe",
-        usage: ["--url URL [--gguf FILE] [--model NAME] [--window N] [--json] [--write-profile FILE]",
-                "--where FILE [-m PROFILE] [--window N] [--reserve N] [--json]"],
-        summary: "Measures what an OpenAI-compatible server charges for a request (usage.prompt_tokens, and the count in its context-overflow error) and sets it beside ContextKit's prediction from the model's GGUF (tokenizer + chat template). With --where, finds offline the exact place a text crosses the window.",
+        usage: [
+            "--url URL [--gguf FILE] [--model NAME] [--window N] [--json] [--write-profile FILE]",
+            "--where FILE [-m PROFILE] [--window N] [--reserve N] [--json]"
+        ],
+        summary:
+            "Measures what an OpenAI-compatible server charges for a request (usage.prompt_tokens, and the count in its context-overflow error) and sets it beside ContextKit's prediction from the model's GGUF (tokenizer + chat template). With --where, finds offline the exact place a text crosses the window.",
         epilog: "Exit status: 0 measured, 1 the server could not be measured, 2 usage error, 3 --where: the text overflows, 5 the server at --url could not be reached.")
 
     static func run(_ arguments: [String]) async -> ExitCode {
@@ -69,23 +72,35 @@ enum ProbeCommand {
         let reserve = budget.reserve
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let report = try data.withUnsafeBytes { raw in
-            try FitReport.measure(utf8: raw.bindMemory(to: UInt8.self), tokenizer: try profile.tokenizer.load(),
-                                  budget: budget, estimate: profile.estimate)
+            try FitReport.measure(
+                utf8: raw.bindMemory(to: UInt8.self), tokenizer: try profile.tokenizer.load(),
+                budget: budget, estimate: profile.estimate)
         }
         let approx = profile.isEstimate ? "≈" : ""
         if options.json {
             let overflow = report.firstTokenPast.map { p in
-                ProbeReportFormat.object(["byteOffset": .int(p.position.byteOffset), "characterOffset": .int(p.position.characterOffset),
-                                          "column": .int(p.position.column), "line": .int(p.position.line), "token": .int(p.token)])
+                ProbeReportFormat.object([
+                    "byteOffset": .int(p.position.byteOffset), "characterOffset": .int(p.position.characterOffset),
+                    "column": .int(p.position.column), "line": .int(p.position.line), "token": .int(p.token)
+                ])
             }
-            print(ProbeReportFormat.object(["estimate": .bool(profile.isEstimate), "file": .string(path), "fits": .bool(report.fits),
-                                            "overflow": overflow, "overhead": .int(budget.requestOverhead), "profile": .string(profile.name),
-                                            "reserve": .int(reserve), "textTokens": .int(report.textTokens), "window": .int(window)]).rendered())
+            print(
+                ProbeReportFormat.object([
+                    "estimate": .bool(profile.isEstimate), "file": .string(path), "fits": .bool(report.fits),
+                    "overflow": overflow, "overhead": .int(budget.requestOverhead), "profile": .string(profile.name),
+                    "reserve": .int(reserve), "textTokens": .int(report.textTokens), "window": .int(window)
+                ]).rendered())
         } else {
-            print("\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.requestOverhead) per request − \(reserve) reserve (\(budget.reserveSource)) = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))")
+            print(
+                "\(path): \(approx)\(NumberFormat.grouped(report.textTokens)) tokens of text; window \(NumberFormat.grouped(window)) − \(budget.requestOverhead) per request − \(reserve) reserve (\(budget.reserveSource)) = \(approx)\(NumberFormat.grouped(budget.available)) for text (\(profile.name))"
+            )
             if let p = report.firstTokenPast {
-                print("crosses the window at token \(approx)\(NumberFormat.grouped(p.token)): line \(p.position.line), column \(p.position.column) (byte \(NumberFormat.grouped(p.position.byteOffset)), character \(NumberFormat.grouped(p.position.characterOffset)))")
-                print("fits: the first \(NumberFormat.grouped(p.position.characterOffset)) characters (\(NumberFormat.percent(p.position.byteOffset, of: max(data.count, 1))) of the bytes)")
+                print(
+                    "crosses the window at token \(approx)\(NumberFormat.grouped(p.token)): line \(p.position.line), column \(p.position.column) (byte \(NumberFormat.grouped(p.position.byteOffset)), character \(NumberFormat.grouped(p.position.characterOffset)))"
+                )
+                print(
+                    "fits: the first \(NumberFormat.grouped(p.position.characterOffset)) characters (\(NumberFormat.percent(p.position.byteOffset, of: max(data.count, 1))) of the bytes)"
+                )
             } else {
                 print("fits, with \(approx)\(NumberFormat.grouped(report.spare)) tokens to spare")
             }

@@ -14,8 +14,9 @@ enum ProbeReportFormat {
         lines.append("  " + "request".padding(toLength: width, withPad: " ", startingAt: 0) + "   measured  predicted  difference")
         for m in r.measurements {
             let diff = m.difference.map { $0 == 0 ? "0" : String(format: "%+d", $0) } ?? "–"
-            lines.append("  " + m.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                         + cell(m.measured).leftPadded(11) + cell(m.predicted).leftPadded(11) + diff.leftPadded(12))
+            lines.append(
+                "  " + m.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + cell(m.measured).leftPadded(11) + cell(m.predicted).leftPadded(11) + diff.leftPadded(12))
             if let note = m.note { lines.append("      \(note)") }
         }
         lines.append("")
@@ -41,22 +42,28 @@ enum ProbeReportFormat {
 
     static func json(_ r: OverflowProbe.Report, url: String, window: Int?) -> String {
         let measurements = r.measurements.map { m in
-            object(["measured": m.measured.map(OrderedJSON.int),
-                    "messages": .array(m.messages.map { object(["content": .string($0.content), "role": .string($0.role)]) }),
-                    "name": .string(m.name), "note": m.note.map(OrderedJSON.string), "predicted": m.predicted.map(OrderedJSON.int)])
+            object([
+                "measured": m.measured.map(OrderedJSON.int),
+                "messages": .array(m.messages.map { object(["content": .string($0.content), "role": .string($0.role)]) }),
+                "name": .string(m.name), "note": m.note.map(OrderedJSON.string), "predicted": m.predicted.map(OrderedJSON.int)
+            ])
         }
         let overheads = object([
             "emptyUserMessage": .optional(r.overheads.emptyUserMessage),
             "perExtraMessage": .optional(r.overheads.perExtraMessage),
             "responseSchema": .optional(r.overheads.responseSchema),
-            "systemPrompt": .optional(r.overheads.systemPrompt),
+            "systemPrompt": .optional(r.overheads.systemPrompt)
         ])
         let overflow = r.overflow.map { o in
-            object(["contextWindow": o.contextWindow.map(OrderedJSON.int), "dialect": .string(o.dialect.rawValue),
-                    "predicted": r.overflowPredicted.map(OrderedJSON.int), "promptTokens": o.promptTokens.map(OrderedJSON.int)])
+            object([
+                "contextWindow": o.contextWindow.map(OrderedJSON.int), "dialect": .string(o.dialect.rawValue),
+                "predicted": r.overflowPredicted.map(OrderedJSON.int), "promptTokens": o.promptTokens.map(OrderedJSON.int)
+            ])
         }
-        return object(["measurements": .array(measurements), "notes": .array(r.notes.map(OrderedJSON.string)), "overflow": overflow,
-                       "overheads": overheads, "url": .string(url), "window": window.map(OrderedJSON.int)]).rendered()
+        return object([
+            "measurements": .array(measurements), "notes": .array(r.notes.map(OrderedJSON.string)), "overflow": overflow,
+            "overheads": overheads, "url": .string(url), "window": window.map(OrderedJSON.int)
+        ]).rendered()
     }
 
     /// A user profile with the measured overheads, in the format `--profiles` reads.
@@ -69,7 +76,7 @@ enum ProbeReportFormat {
             "name": .string("probed-" + (URL(string: url)?.host ?? "server")),
             "overheads": object(["perMessage": .int(perMessage), "perRequest": .int(perRequest), "schemaFraming": .int(r.overheads.responseSchema ?? 0)]),
             "summary": .string("measured by ctxkit probe against \(url)" + (gguf == nil ? "; counts use cl100k_base as a proxy" : "")),
-            "tokenizer": tokenizer,
+            "tokenizer": tokenizer
         ])
         return Data(object(["profiles": .array([profile])]).rendered().utf8)
     }

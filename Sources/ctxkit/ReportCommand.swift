@@ -18,9 +18,13 @@ enum ReportCommand {
         static var declarations: [OptionDeclaration<Self>] {
             [
                 .option("root", value: "DIR", help: "The repository (holding corpora/ and examples/; default: the current directory).", \.root),
-                .option("gguf", value: "DIR", help: "llama.cpp's vocab-only GGUF files for the open models' rows (default: the gguf/ folder scripts/reference-data fills, $CONTEXTKIT_REFERENCE_DATA/gguf or reference-data/gguf in ContextKit's cache).", \.gguf),
+                .option(
+                    "gguf", value: "DIR",
+                    help:
+                        "llama.cpp's vocab-only GGUF files for the open models' rows (default: the gguf/ folder scripts/reference-data fills, $CONTEXTKIT_REFERENCE_DATA/gguf or reference-data/gguf in ContextKit's cache).",
+                    \.gguf),
                 .option("out", value: "DIR", help: "Where to write the reports (default: ROOT/reports).", \.out),
-                .flag("check", help: "Write nothing; exit 1 if any report differs from what would be written.", \.check),
+                .flag("check", help: "Write nothing; exit 1 if any report differs from what would be written.", \.check)
             ]
         }
     }
@@ -28,11 +32,12 @@ enum ReportCommand {
     static let spec = CommandSpec<Options>(
         name: "ctxkit report",
         usage: ["[--root DIR] [--gguf DIR] [--out DIR] [--check]"],
-        summary: "Regenerates the measurement reports — reports/density, reports/transcript-growth and reports/schema-overhead, each as .md, .csv and .svg — from the corpora, the example schemas and the built-in profiles. The output depends only on those inputs: the same input gives the same bytes.",
+        summary:
+            "Regenerates the measurement reports — reports/density, reports/transcript-growth and reports/schema-overhead, each as .md, .csv and .svg — from the corpora, the example schemas and the built-in profiles. The output depends only on those inputs: the same input gives the same bytes.",
         epilog: """
-        Exit status: 0 written (or, with --check, up to date), 1 an input is missing or
-        (with --check) a report is stale, 2 usage error.
-        """
+            Exit status: 0 written (or, with --check, up to date), 1 an input is missing or
+            (with --check) a report is stale, 2 usage error.
+            """
     )
 
     static func run(_ arguments: [String]) async -> ExitCode {

@@ -9,8 +9,10 @@ import ToolSupport
 /// profile, and this says the choice and its failures in the commands' words.
 extension ServerProfile {
     /// `resolve`, its failures as the command reports them.
-    static func resolveForCommand(url: URL, apiKey: String?, serverModel: String?, gguf: String?,
-                                  fallback: () throws -> ModelProfile) async throws -> ServerProfile {
+    static func resolveForCommand(
+        url: URL, apiKey: String?, serverModel: String?, gguf: String?,
+        fallback: () throws -> ModelProfile
+    ) async throws -> ServerProfile {
         do {
             return try await resolve(url: url, apiKey: apiKey, serverModel: serverModel, gguf: gguf, fallback: fallback)
         } catch Failure.givenFileNotReadable(let path) {
@@ -25,8 +27,9 @@ extension ServerProfile {
     /// closed port as if the server had merely not said what it runs.
     static func requireReachable(_ url: URL, apiKey: String?) async throws {
         if let failure = await OpenAICompatibleClient(baseURL: url, apiKey: apiKey, timeout: 10).unreachable() {
-            throw CommandFailure("--url \(url.absoluteString): \(failure)",
-                                 exitCode: .serverUnreachable)
+            throw CommandFailure(
+                "--url \(url.absoluteString): \(failure)",
+                exitCode: .serverUnreachable)
         }
     }
 }
@@ -44,7 +47,8 @@ extension ServerProfile.Source {
             return "the server's model file \(path) (from /props): its tokenizer and chat template, \(window(serverWindow))"
         case let .llamaCppCounting(profile, modelPath):
             let whereFile = modelPath.map { "its model file \($0) is not readable here" } ?? "it does not say where its model file is"
-            return "\(profile) for planning (\(whereFile); give it with --gguf FILE for exact plans), every call counted by the server's /apply-template and /tokenize before it is sent"
+            return
+                "\(profile) for planning (\(whereFile); give it with --gguf FILE for exact plans), every call counted by the server's /apply-template and /tokenize before it is sent"
         case let .unknownServer(profile):
             return "\(profile): the server does not say what it runs (no llama.cpp /props); name the model's profile with -m, or its GGUF with --gguf"
         }

@@ -38,20 +38,38 @@ enum SummariseCommand {
                 .option("url", value: "URL", help: "With --backend openai: the server's base URL (default: $OPENAI_BASE_URL, else http://127.0.0.1:8080).", \.url),
                 .option("server-model", value: "NAME", help: "With --backend openai: the request's \"model\" field (default: none, which llama-server accepts).", \.serverModel),
                 .option("api-key", value: "KEY", help: "With --backend openai: the bearer token (default: $OPENAI_API_KEY).", \.apiKey),
-                .option("model", short: "m", value: "PROFILE", help: "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model).", \.model),
-                .option("gguf", value: "FILE", help: "With --backend openai: the server's model file, to plan with its exact tokenizer and chat template (default: the path the server reports, when readable here).", \.gguf),
+                .option(
+                    "model", short: "m", value: "PROFILE",
+                    help:
+                        "Model profile: tokenizer, window and overheads used to plan (default: the catalog's default). The window is the backend's when it reports a smaller one (the extractive backend: 4,096, like Apple's on-device model).",
+                    \.model),
+                .option(
+                    "gguf", value: "FILE",
+                    help:
+                        "With --backend openai: the server's model file, to plan with its exact tokenizer and chat template (default: the path the server reports, when readable here).",
+                    \.gguf),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
-                .option("reserve", short: "r", value: "N", help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve, .tokens(minimum: 16)),
+                .option(
+                    "reserve", short: "r", value: "N",
+                    help: "Tokens kept for each answer, also its token limit (default: the profile's, else 512 but at most a quarter of the window, as ctxkit plan).", \.reserve,
+                    .tokens(minimum: 16)),
                 .flag("greedy", help: "Greedy sampling: the same text gives the same answer.", \.greedy),
                 .option("top-k", value: "K", help: "Sample among the K most likely tokens.", \.topK, .integer(minimum: 1)),
                 .option("top-p", value: "P", help: "Sample among the most likely tokens up to probability P (0–1).", \.topP, .number(in: 0...1)),
                 .option("temperature", value: "T", help: "Sampling temperature.", \.temperature, .number(in: 0...100)),
                 .option("seed", value: "N", help: "Fix the sampling seed (reproducible runs, for tests and benchmarks).", \.seed, .unsigned),
-                .option("timeout", value: "SECONDS", help: "With --backend openai: seconds one answer may take, including the silence while a local server reads a long prompt (default: 600).", \.timeout, .number(in: 1...86_400)),
+                .option(
+                    "timeout", value: "SECONDS",
+                    help: "With --backend openai: seconds one answer may take, including the silence while a local server reads a long prompt (default: 600).", \.timeout,
+                    .number(in: 1...86_400)),
                 .flag("stream", help: "Print the summary as it forms, and each call's progress on standard error.", \.stream),
                 .flag("json", help: "Print one JSON document: the summary, the plan of every level, every call's metrics and the totals.", \.json),
                 .flag("stats", help: "After the summary, print every call's time to first token, total time, characters per second and tokens, and the totals.", \.stats),
-                .flag("no-cache", help: "Neither read nor write the summary cache (by default a plain summary of the same text with the same backend, model, profile, instructions, schema and sampling is printed from the cache; --json, --stats and --stream always run, and refresh it).", \.noCache),
+                .flag(
+                    "no-cache",
+                    help:
+                        "Neither read nor write the summary cache (by default a plain summary of the same text with the same backend, model, profile, instructions, schema and sampling is printed from the cache; --json, --stats and --stream always run, and refresh it).",
+                    \.noCache)
             ]
         }
     }
@@ -64,27 +82,28 @@ enum SummariseCommand {
     static let spec = CommandSpec<Options>(
         name: "ctxkit summarise",
         usage: ["FILE|- [--backend extractive|openai] [--url URL] [--server-model NAME] [-m PROFILE] [--json|--stream] [--stats]"],
-        summary: "Summarises a text of any length into a headline and three points. The text is cut with the chunk planner to fit the model's window (less instructions, output schema and answer), each chunk is summarised in a fresh session, and the summaries are combined until one call holds them all. Answers that copy the text are retried once; a context overflow reported by the backend replans with the backend's own count. The default backend is extractive (the text's most central sentences, offline and deterministic); --backend openai uses any OpenAI-compatible server (llama.cpp's llama-server, vLLM, Ollama, LM Studio, OpenAI).",
+        summary:
+            "Summarises a text of any length into a headline and three points. The text is cut with the chunk planner to fit the model's window (less instructions, output schema and answer), each chunk is summarised in a fresh session, and the summaries are combined until one call holds them all. Answers that copy the text are retried once; a context overflow reported by the backend replans with the backend's own count. The default backend is extractive (the text's most central sentences, offline and deterministic); --backend openai uses any OpenAI-compatible server (llama.cpp's llama-server, vLLM, Ollama, LM Studio, OpenAI).",
         epilog: """
-        Times are from a monotonic clock; the first token is the first non-empty
-        content. Tokens sent and received are the server's counts when it reports
-        them (marked r in --stats), else the profile's. With --backend openai and no
-        -m, the plan is made for the model the server runs: its GGUF (--gguf, or the
-        path llama.cpp's /props reports when it is readable here) gives the exact
-        tokenizer, chat template and the server's window, and every call is counted
-        exactly before it is sent; a llama.cpp server whose file is elsewhere counts
-        each call itself (/apply-template, /tokenize). After a run against a server,
-        the measured latency is saved for 'ctxkit plan' under
-        ${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json.
+            Times are from a monotonic clock; the first token is the first non-empty
+            content. Tokens sent and received are the server's counts when it reports
+            them (marked r in --stats), else the profile's. With --backend openai and no
+            -m, the plan is made for the model the server runs: its GGUF (--gguf, or the
+            path llama.cpp's /props reports when it is readable here) gives the exact
+            tokenizer, chat template and the server's window, and every call is counted
+            exactly before it is sent; a llama.cpp server whose file is elsewhere counts
+            each call itself (/apply-template, /tokenize). After a run against a server,
+            the measured latency is saved for 'ctxkit plan' under
+            ${XDG_STATE_HOME:-~/.local/state}/contextkit/latency/<profile>.json.
 
-        Summaries are kept, keyed by a SHA-256 of the text and of everything that
-        changes the answer, under ${CONTEXTKIT_CACHE:-${XDG_CACHE_HOME:-~/.cache}/contextkit}/summaries
-        (--no-cache neither reads nor writes it).
+            Summaries are kept, keyed by a SHA-256 of the text and of everything that
+            changes the answer, under ${CONTEXTKIT_CACHE:-${XDG_CACHE_HOME:-~/.cache}/contextkit}/summaries
+            (--no-cache neither reads nor writes it).
 
-        Exit status: 0 summarised, 1 the file could not be read, is not UTF-8 text or
-        the backend failed (the message says why and what to do), 2 usage error,
-        5 the server at --url could not be reached, 130 interrupted.
-        """
+            Exit status: 0 summarised, 1 the file could not be read, is not UTF-8 text or
+            the backend failed (the message says why and what to do), 2 usage error,
+            5 the server at --url could not be reached, 130 interrupted.
+            """
     )
 
     static func run(_ arguments: [String]) async -> ExitCode {
@@ -120,7 +139,7 @@ enum SummariseCommand {
             let isOpenAI = options.backend == .openai
             let serverOnly: [(given: Bool, field: PartialKeyPath<Options>)] = [
                 (options.url != nil, \.url), (options.serverModel != nil, \.serverModel), (options.apiKey != nil, \.apiKey), (options.timeout != nil, \.timeout),
-                (options.gguf != nil, \.gguf),
+                (options.gguf != nil, \.gguf)
             ]
             for option in serverOnly where option.given && !isOpenAI {
                 throw UsageError(tool: spec.name, "\(Options.spelling(of: option.field)) is for --backend openai")
@@ -159,25 +178,28 @@ enum SummariseCommand {
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 var counting = OpenAICompatibleBackend.PromptCounting.none
                 if options.model == nil {
-                    let chosen = try await ServerProfile.resolveForCommand(url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
-                                                                           fallback: { [profile] in profile })
+                    let chosen = try await ServerProfile.resolveForCommand(
+                        url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
+                        fallback: { [profile] in profile })
                     profile = chosen.profile
                     counting = OpenAICompatibleBackend.PromptCounting(chosen.counting)
                     profileSource = chosen.source.text
                 } else {
                     profileSource = nil
                 }
-                backend = OpenAICompatibleBackend(configuration: .init(
-                    baseURL: url, model: options.serverModel, apiKey: apiKey,
-                    requestTimeout: timeout, totalTimeout: timeout, promptCounting: counting))
+                backend = OpenAICompatibleBackend(
+                    configuration: .init(
+                        baseURL: url, model: options.serverModel, apiKey: apiKey,
+                        requestTimeout: timeout, totalTimeout: timeout, promptCounting: counting))
             } else {
                 backend = ExtractiveBackend()
                 profileSource = nil
             }
             self.profile = profile
             text = String(decoding: try TextFile.read(path), as: UTF8.self)
-            let configuration = SummaryEngine.Configuration(profile: profile, responseReserve: options.reserve,
-                                                            options: sampling)
+            let configuration = SummaryEngine.Configuration(
+                profile: profile, responseReserve: options.reserve,
+                options: sampling)
             engine = try SummaryEngine(backend: backend, configuration: configuration)
         }
 
@@ -272,7 +294,9 @@ extension SummariseCommand {
                     bar.expect(level.plan.chunks.count - (plannedCalls[level.level] ?? 0))
                     plannedCalls[level.level] = level.plan.chunks.count
                     if stream {
-                        Output.err("level \(level.level) (\(level.stage.rawValue)): \(level.plan.chunks.count) call\(level.plan.chunks.count == 1 ? "" : "s"), room \(NumberFormat.grouped(level.plan.budget.room)) tokens each\n")
+                        Output.err(
+                            "level \(level.level) (\(level.stage.rawValue)): \(level.plan.chunks.count) call\(level.plan.chunks.count == 1 ? "" : "s"), room \(NumberFormat.grouped(level.plan.budget.room)) tokens each\n"
+                        )
                     }
                 case let .callStarted(call, isFinal):
                     bar.setLabel("\(call.stage.rawValue) level \(call.level) part \(call.part + 1)")
@@ -305,7 +329,9 @@ extension SummariseCommand {
                 case .replanned(let replan):
                     if stream {
                         let reported = replan.reportedTokens.map { "the backend counted \(NumberFormat.grouped($0))" } ?? "the backend gave no count"
-                        Output.err("  context overflow (planned \(NumberFormat.grouped(replan.plannedTokens)), \(reported)): room \(NumberFormat.grouped(replan.roomBefore)) → \(NumberFormat.grouped(replan.roomAfter)), replanning\n")
+                        Output.err(
+                            "  context overflow (planned \(NumberFormat.grouped(replan.plannedTokens)), \(reported)): room \(NumberFormat.grouped(replan.roomBefore)) → \(NumberFormat.grouped(replan.roomAfter)), replanning\n"
+                        )
                     }
                 }
             }

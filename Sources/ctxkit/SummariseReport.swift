@@ -31,38 +31,49 @@ extension SummariseCommand {
                 JSONMember("profile", .string(job.profile.name)),
                 JSONMember("profileSource", .optional(job.profileSource)),
                 JSONMember("window", .int(run.window)),
-                JSONMember("summary", .object([
-                    JSONMember("headline", .string(run.summary.headline)),
-                    JSONMember("points", .array(run.summary.points.map { .string($0) })),
-                ])),
+                JSONMember(
+                    "summary",
+                    .object([
+                        JSONMember("headline", .string(run.summary.headline)),
+                        JSONMember("points", .array(run.summary.points.map { .string($0) }))
+                    ])),
                 JSONMember("inputIsItsOwnSummary", .bool(run.isInputItsOwnSummary)),
-                JSONMember("text", .object([
-                    JSONMember("characters", .int(first?.textCharacters ?? job.text.unicodeScalars.count)),
-                    JSONMember("bytes", .int(first?.textBytes ?? job.text.utf8.count)),
-                    JSONMember("tokens", .optional(first?.textTokens)),
-                    JSONMember("tokensAreEstimates", .bool(job.profile.isEstimate)),
-                ])),
+                JSONMember(
+                    "text",
+                    .object([
+                        JSONMember("characters", .int(first?.textCharacters ?? job.text.unicodeScalars.count)),
+                        JSONMember("bytes", .int(first?.textBytes ?? job.text.utf8.count)),
+                        JSONMember("tokens", .optional(first?.textTokens)),
+                        JSONMember("tokensAreEstimates", .bool(job.profile.isEstimate))
+                    ])),
                 JSONMember("levels", .array(run.levels.map(levelJSON))),
                 JSONMember("calls", .array(m.calls.map(callJSON))),
-                JSONMember("totals", .object([
-                    JSONMember("calls", .int(m.calls.count)),
-                    JSONMember("failedCalls", .int(m.calls.filter { $0.failure != nil }.count)),
-                    JSONMember("levels", .int(run.levels.count)),
-                    JSONMember("tokensSent", .int(m.tokensSent)),
-                    JSONMember("tokensReceived", .int(m.tokensReceived)),
-                    JSONMember("charactersReceived", .int(m.charactersReceived)),
-                    JSONMember("copiesDetected", .int(m.copiesDetected)),
-                    JSONMember("copiesKept", .int(m.copiesKept)),
-                    JSONMember("replans", .int(run.replans.count)),
-                    JSONMember("meanTimeToFirstToken", Self.rounded(m.meanTimeToFirstToken)),
-                    JSONMember("callSeconds", Self.rounded(m.callTime)),
-                    JSONMember("totalSeconds", Self.rounded(m.totalTime)),
-                ])),
+                JSONMember(
+                    "totals",
+                    .object([
+                        JSONMember("calls", .int(m.calls.count)),
+                        JSONMember("failedCalls", .int(m.calls.filter { $0.failure != nil }.count)),
+                        JSONMember("levels", .int(run.levels.count)),
+                        JSONMember("tokensSent", .int(m.tokensSent)),
+                        JSONMember("tokensReceived", .int(m.tokensReceived)),
+                        JSONMember("charactersReceived", .int(m.charactersReceived)),
+                        JSONMember("copiesDetected", .int(m.copiesDetected)),
+                        JSONMember("copiesKept", .int(m.copiesKept)),
+                        JSONMember("replans", .int(run.replans.count)),
+                        JSONMember("meanTimeToFirstToken", Self.rounded(m.meanTimeToFirstToken)),
+                        JSONMember("callSeconds", Self.rounded(m.callTime)),
+                        JSONMember("totalSeconds", Self.rounded(m.totalTime))
+                    ])),
                 JSONMember("copies", .array(run.copies.map { .object([JSONMember("call", .int($0.call)), JSONMember("phrase", .string($0.phrase))]) })),
-                JSONMember("replans", .array(run.replans.map { r in
-                    .object([JSONMember("level", .int(r.level)), JSONMember("call", .int(r.call)), JSONMember("plannedTokens", .int(r.plannedTokens)),
-                             JSONMember("reportedTokens", .optional(r.reportedTokens)), JSONMember("roomBefore", .int(r.roomBefore)), JSONMember("roomAfter", .int(r.roomAfter))])
-                })),
+                JSONMember(
+                    "replans",
+                    .array(
+                        run.replans.map { r in
+                            .object([
+                                JSONMember("level", .int(r.level)), JSONMember("call", .int(r.call)), JSONMember("plannedTokens", .int(r.plannedTokens)),
+                                JSONMember("reportedTokens", .optional(r.reportedTokens)), JSONMember("roomBefore", .int(r.roomBefore)), JSONMember("roomAfter", .int(r.roomAfter))
+                            ])
+                        }))
             ])
         }
 
@@ -71,19 +82,24 @@ extension SummariseCommand {
             return .object([
                 JSONMember("level", .int(level.level)),
                 JSONMember("stage", .string(level.stage.rawValue)),
-                JSONMember("budget", .object([
-                    JSONMember("window", .int(b.window)), JSONMember("requestOverhead", .int(b.requestOverhead)), JSONMember("instructions", .int(b.instructions)),
-                    JSONMember("schema", .int(b.schema)), JSONMember("reserve", .int(b.reserve)), JSONMember("room", .int(b.room)),
-                    JSONMember("sourceFrame", .int(b.frame)),
-                ])),
-                JSONMember("chunks", .array(level.plan.chunks.map { c in
+                JSONMember(
+                    "budget",
                     .object([
-                        JSONMember("bytes", .array([.int(c.bytes.lowerBound), .int(c.bytes.upperBound)])),
-                        JSONMember("characters", .array([.int(c.characters.lowerBound), .int(c.characters.upperBound)])),
-                        JSONMember("tokens", .int(c.tokens)),
-                        JSONMember("endsAt", .optional(c.endLevel?.description)),
-                    ])
-                })),
+                        JSONMember("window", .int(b.window)), JSONMember("requestOverhead", .int(b.requestOverhead)), JSONMember("instructions", .int(b.instructions)),
+                        JSONMember("schema", .int(b.schema)), JSONMember("reserve", .int(b.reserve)), JSONMember("room", .int(b.room)),
+                        JSONMember("sourceFrame", .int(b.frame))
+                    ])),
+                JSONMember(
+                    "chunks",
+                    .array(
+                        level.plan.chunks.map { c in
+                            .object([
+                                JSONMember("bytes", .array([.int(c.bytes.lowerBound), .int(c.bytes.upperBound)])),
+                                JSONMember("characters", .array([.int(c.characters.lowerBound), .int(c.characters.upperBound)])),
+                                JSONMember("tokens", .int(c.tokens)),
+                                JSONMember("endsAt", .optional(c.endLevel?.description))
+                            ])
+                        }))
             ])
         }
 
@@ -107,7 +123,7 @@ extension SummariseCommand {
                 JSONMember("serverPromptMilliseconds", .optional(c.usage?.promptMilliseconds)),
                 JSONMember("serverGenerationMilliseconds", .optional(c.usage?.generationMilliseconds)),
                 JSONMember("copied", .bool(c.copied)),
-                JSONMember("failure", .optional(c.failure.map { "\($0)" })),
+                JSONMember("failure", .optional(c.failure.map { "\($0)" }))
             ])
         }
 
@@ -118,21 +134,26 @@ extension SummariseCommand {
             guard !m.calls.isEmpty else {
                 return "No model call: the text is shorter than \(job.engine.configuration.minimumCharacters) characters and is its own summary.\n"
             }
-            let table = Table(header: ["call", "stage", "part", "try", "first token", "total", "chars/s", "planned", "sent", "received", "note"],
-                              alignRight: [true, false, false, true, true, true, true, true, true, true, false])
+            let table = Table(
+                header: ["call", "stage", "part", "try", "first token", "total", "chars/s", "planned", "sent", "received", "note"],
+                alignRight: [true, false, false, true, true, true, true, true, true, true, false])
             let rows = m.calls.map { c -> [String] in
-                [String(c.index + 1), c.stage.rawValue, "\(c.level).\(c.part + 1)", String(c.attempt),
-                 c.timeToFirstToken.map(Self.seconds) ?? "–", Self.seconds(c.totalTime),
-                 c.charactersPerSecond.map { NumberFormat.decimal($0, places: 0) } ?? "–",
-                 NumberFormat.grouped(c.tokensPlanned) + (c.tokensPlannedByBackend ? " x" : ""),
-                 NumberFormat.grouped(c.tokensSent) + (c.tokensSentReported ? " r" : ""),
-                 NumberFormat.grouped(c.tokensReceived) + (c.tokensReceivedReported ? " r" : ""),
-                 c.failure.map { "failed: \($0)" } ?? (c.copied ? "copy" : "")]
+                [
+                    String(c.index + 1), c.stage.rawValue, "\(c.level).\(c.part + 1)", String(c.attempt),
+                    c.timeToFirstToken.map(Self.seconds) ?? "–", Self.seconds(c.totalTime),
+                    c.charactersPerSecond.map { NumberFormat.decimal($0, places: 0) } ?? "–",
+                    NumberFormat.grouped(c.tokensPlanned) + (c.tokensPlannedByBackend ? " x" : ""),
+                    NumberFormat.grouped(c.tokensSent) + (c.tokensSentReported ? " r" : ""),
+                    NumberFormat.grouped(c.tokensReceived) + (c.tokensReceivedReported ? " r" : ""),
+                    c.failure.map { "failed: \($0)" } ?? (c.copied ? "copy" : "")
+                ]
             }
             var out = table.render(rows) + "\n"
             let failed = m.calls.filter { $0.failure != nil }.count
-            out += "\n\(m.calls.count) calls (\(failed) failed) on \(run.levels.count) level\(run.levels.count == 1 ? "" : "s"), window \(NumberFormat.grouped(run.window)) tokens, backend \(job.backend.name)\n"
-            out += "tokens sent \(NumberFormat.grouped(m.tokensSent)), received \(NumberFormat.grouped(m.tokensReceived)) (r: reported by the backend; otherwise counted with \(job.profile.name)); planned x: the backend's own count of the request, made before sending it\n"
+            out +=
+                "\n\(m.calls.count) calls (\(failed) failed) on \(run.levels.count) level\(run.levels.count == 1 ? "" : "s"), window \(NumberFormat.grouped(run.window)) tokens, backend \(job.backend.name)\n"
+            out +=
+                "tokens sent \(NumberFormat.grouped(m.tokensSent)), received \(NumberFormat.grouped(m.tokensReceived)) (r: reported by the backend; otherwise counted with \(job.profile.name)); planned x: the backend's own count of the request, made before sending it\n"
             if let source = job.profileSource { out += "profile: \(source)\n" }
             out += "copies detected \(m.copiesDetected), kept \(m.copiesKept); replans after an overflow \(run.replans.count)\n"
             out += "time to first token: mean \(m.meanTimeToFirstToken.map(Self.seconds) ?? "–"); time in calls \(Self.seconds(m.callTime)), total \(Self.seconds(m.totalTime))\n"
@@ -146,7 +167,8 @@ extension SummariseCommand {
         /// named profile, so one server's timings never stand in for another model.
         var latencyPath: String? {
             guard !job.backend.copiesByDesign, job.explicitProfile,
-                  run.metrics.calls.contains(where: { $0.failure == nil && $0.timeToFirstToken != nil }) else { return nil }
+                run.metrics.calls.contains(where: { $0.failure == nil && $0.timeToFirstToken != nil })
+            else { return nil }
             return LatencyModel.measuredPath(profile: job.profile.name)
         }
 

@@ -22,8 +22,9 @@ enum TextFile {
             bytes = [UInt8](data)
         }
         if let offset = bytes.withUnsafeBufferPointer({ TextStats(scanning: $0).firstInvalidUTF8 }) {
-            throw CommandFailure("\(path == "-" ? "standard input" : path): is not UTF-8 text (the first byte that is not: offset \(offset)); "
-                                 + "a summary needs text: convert a text in another encoding first (iconv -f ENCODING -t UTF-8)")
+            throw CommandFailure(
+                "\(path == "-" ? "standard input" : path): is not UTF-8 text (the first byte that is not: offset \(offset)); "
+                    + "a summary needs text: convert a text in another encoding first (iconv -f ENCODING -t UTF-8)")
         }
         return bytes
     }

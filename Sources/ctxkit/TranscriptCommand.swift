@@ -30,12 +30,15 @@ enum TranscriptCommand {
                 .option("window", value: "N", help: "Context window in tokens, instead of the profile's (with --url: the server's, when it says).", \.window, .tokens(minimum: 1)),
                 .option("instructions", short: "i", value: "N|FILE", help: "Instructions sent first in every session (default: none).", \.instructions),
                 .repeated("document", short: "d", value: "N|FILE", help: "The prompt of each turn (repeatable: turn k uses the k-th, cycling). Default: 700.", \.document),
-                .repeated("answer", short: "a", value: "N|FILE", help: "The answer of each turn (repeatable, cycling; with --url: its size is max_tokens). Default: 150.", \.answer),
-                .option("turns", short: "n", value: "N", help: "Turns to show (default: the number of documents given, or until two turns past the overflow).", \.turns, .integer(minimum: 1)),
+                .repeated(
+                    "answer", short: "a", value: "N|FILE", help: "The answer of each turn (repeatable, cycling; with --url: its size is max_tokens). Default: 150.", \.answer),
+                .option(
+                    "turns", short: "n", value: "N", help: "Turns to show (default: the number of documents given, or until two turns past the overflow).", \.turns,
+                    .integer(minimum: 1)),
                 .option("url", value: "URL", help: "Run the conversation against this OpenAI-compatible server (/v1/chat/completions) and show its measured prompt_tokens.", \.url),
                 .option("server-model", value: "NAME", help: "With --url: the request's \"model\" field (default: \"default\").", \.serverModel),
                 .option("timeout", value: "SECONDS", help: "With --url: seconds to wait for each answer (default: 300).", \.timeout, .integer(minimum: 1)),
-                .flag("csv", help: "Print CSV instead of a table.", \.csv),
+                .flag("csv", help: "Print CSV instead of a table.", \.csv)
             ]
         }
     }
@@ -43,16 +46,17 @@ enum TranscriptCommand {
     static let spec = CommandSpec<Options>(
         name: "ctxkit transcript",
         usage: ["[-i N|FILE] [-d N|FILE]... [-a N|FILE]... [OPTIONS]", "--url URL [OPTIONS]"],
-        summary: "Shows how fast a reused session grows: request n resends the instructions and every earlier prompt and answer, so the tokens sent per request climb until the window overflows, while a fresh session per request sends the same amount each time. Prints, per turn, the tokens sent and held in the window under both strategies, the running totals, and the turn at which the reused session overflows. Sizes are tokens, or files whose text is counted with the profile's tokenizer. With --url, the conversation is sent to an OpenAI-compatible server turn by turn and the prompt_tokens it reports are shown beside the prediction.",
+        summary:
+            "Shows how fast a reused session grows: request n resends the instructions and every earlier prompt and answer, so the tokens sent per request climb until the window overflows, while a fresh session per request sends the same amount each time. Prints, per turn, the tokens sent and held in the window under both strategies, the running totals, and the turn at which the reused session overflows. Sizes are tokens, or files whose text is counted with the profile's tokenizer. With --url, the conversation is sent to an OpenAI-compatible server turn by turn and the prompt_tokens it reports are shown beside the prediction.",
         epilog: """
-        A size that is a number is taken as tokens; anything else is a file. With --url,
-        sizes become generated English text of that many tokens (counted with the
-        profile's tokenizer), and the server's own tokenizer and chat template decide
-        what it charges: the difference column shows how far the profile is off.
+            A size that is a number is taken as tokens; anything else is a file. With --url,
+            sizes become generated English text of that many tokens (counted with the
+            profile's tokenizer), and the server's own tokenizer and chat template decide
+            what it charges: the difference column shows how far the profile is off.
 
-        Exit status: 0 done, 1 a file could not be read or the server could not be
-        reached, 2 usage error.
-        """
+            Exit status: 0 done, 1 a file could not be read or the server could not be
+            reached, 2 usage error.
+            """
     )
 
     /// A size given on the command line: tokens, or a file's text.
@@ -89,8 +93,9 @@ enum TranscriptCommand {
             let answers = try (options.answer.isEmpty ? ["150"] : options.answer).map { try size($0, option: "-a/--answer") }
             let turnsGiven = options.turns
             if let url = options.url {
-                return try await live(url: url, options: options, profile: profile, counter: counter, instructions: instructions,
-                                documents: documents, answers: answers, turns: turnsGiven)
+                return try await live(
+                    url: url, options: options, profile: profile, counter: counter, instructions: instructions,
+                    documents: documents, answers: answers, turns: turnsGiven)
             }
             if let window = options.window { profile.contextWindow = window }
             let instructionTokens = instructions?.tokens(counter) ?? 0
@@ -136,15 +141,20 @@ enum TranscriptCommand {
         out += estimated ? " (texts counted by estimate: \(profile.tokenizer) scaled)\n" : "\n"
         out += growth.instructions == 0 ? "no instructions\n\n" : "instructions \(approx)\(g(growth.instructions)) tokens\n\n"
         let rows = growth.turns.map { t -> [String] in
-            [String(t.number), String(t.messages), g(t.reusedPrompt), g(t.reusedWindow) + (t.reusedWindow > growth.window ? " !" : ""),
-             g(t.reusedCumulative), g(t.freshPrompt), g(t.freshWindow) + (t.freshWindow > growth.window ? " !" : ""), g(t.freshCumulative)]
+            [
+                String(t.number), String(t.messages), g(t.reusedPrompt), g(t.reusedWindow) + (t.reusedWindow > growth.window ? " !" : ""),
+                g(t.reusedCumulative), g(t.freshPrompt), g(t.freshWindow) + (t.freshWindow > growth.window ? " !" : ""), g(t.freshCumulative)
+            ]
         }
-        out += Table(header: ["turn", "messages", "reused sent", "window", "cumulative", "fresh sent", "window", "cumulative"],
-                     alignRight: Array(repeating: true, count: 8)).render(rows)
+        out += Table(
+            header: ["turn", "messages", "reused sent", "window", "cumulative", "fresh sent", "window", "cumulative"],
+            alignRight: Array(repeating: true, count: 8)
+        ).render(rows)
         out += "\n"
         if let turn = growth.overflowTurn {
             let t = growth.turns[turn - 1]
-            out += "Reused session: overflows at turn \(turn): \(approx)\(g(t.reusedPrompt)) sent + \(g(t.reusedWindow - t.reusedPrompt)) answer = \(g(t.reusedWindow)) of \(g(growth.window)) tokens"
+            out +=
+                "Reused session: overflows at turn \(turn): \(approx)\(g(t.reusedPrompt)) sent + \(g(t.reusedWindow - t.reusedPrompt)) answer = \(g(t.reusedWindow)) of \(g(growth.window)) tokens"
             if let refused = growth.promptOverflowTurn { out += "; from turn \(refused) the request alone does not fit" }
             out += ".\n"
         } else {
@@ -156,7 +166,8 @@ enum TranscriptCommand {
             out += "Fresh session per request: every turn fits (at most \(g(growth.turns.map(\.freshWindow).max() ?? 0)) of \(g(growth.window)) tokens).\n"
         }
         if let last = growth.turns.last, last.freshCumulative > 0 {
-            out += "Sent over \(last.number) turns: reused \(g(last.reusedCumulative)), fresh \(g(last.freshCumulative)) (\(NumberFormat.decimal(Double(last.reusedCumulative) / Double(last.freshCumulative), places: 1))×).\n"
+            out +=
+                "Sent over \(last.number) turns: reused \(g(last.reusedCumulative)), fresh \(g(last.freshCumulative)) (\(NumberFormat.decimal(Double(last.reusedCumulative) / Double(last.freshCumulative), places: 1))×).\n"
         }
         return out
     }
@@ -171,8 +182,10 @@ enum TranscriptCommand {
 
     // MARK: --url
 
-    static func live(url: String, options: Options, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
-                     documents: [Size], answers: [Size], turns given: Int?) async throws -> ExitCode {
+    static func live(
+        url: String, options: Options, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
+        documents: [Size], answers: [Size], turns given: Int?
+    ) async throws -> ExitCode {
         guard let endpoint = URL(string: url), endpoint.scheme == "http" || endpoint.scheme == "https" else {
             throw UsageError(tool: spec.name, "--url wants an http(s) URL such as http://127.0.0.1:8080, not '\(url)'")
         }
@@ -182,12 +195,13 @@ enum TranscriptCommand {
         let run = LiveTranscript(url: endpoint, model: options.serverModel ?? "default", maxAnswerTokens: maxTokens, timeout: timeout)
         let serverWindow = await run.serverContextSize()
         let window = options.window ?? serverWindow
-        let instructionText = try instructions.map { size -> String in
-            switch size {
-            case .tokens(let n): return n == 0 ? "" : try SyntheticDocument.instructions(tokens: n, tokenizer: counter.tokenizer)
-            case .text(let text): return text
-            }
-        } ?? ""
+        let instructionText =
+            try instructions.map { size -> String in
+                switch size {
+                case .tokens(let n): return n == 0 ? "" : try SyntheticDocument.instructions(tokens: n, tokenizer: counter.tokenizer)
+                case .text(let text): return text
+                }
+            } ?? ""
         // Without a turn count, go on until the server refuses (or 64 turns).
         let count = given ?? (documents.count > 1 ? documents.count : 64)
         let texts = try (0..<count).map { k -> String in
@@ -216,20 +230,26 @@ enum TranscriptCommand {
             for t in turns {
                 let difference = t.measuredPrompt.map { String($0 - t.predictedPrompt) } ?? ""
                 let error = (t.error ?? "").replacingOccurrences(of: "\"", with: "\"\"")
-                out += "\(t.number),\(t.messages),\(t.predictedPrompt),\(t.measuredPrompt.map(String.init) ?? ""),\(difference),\(t.completionTokens.map(String.init) ?? ""),\(t.finishReason ?? ""),\"\(error)\"\n"
+                out +=
+                    "\(t.number),\(t.messages),\(t.predictedPrompt),\(t.measuredPrompt.map(String.init) ?? ""),\(difference),\(t.completionTokens.map(String.init) ?? ""),\(t.finishReason ?? ""),\"\(error)\"\n"
             }
             return out
         }
-        var out = "\(server): window \(window.map(g) ?? "unknown"); predicted with \(profile.name) (\(profile.tokenizer)\(profile.isEstimate ? ", estimated" : ""), \(profile.overheads.perRequest) per request, \(profile.overheads.perMessage) per message)\n\n"
+        var out =
+            "\(server): window \(window.map(g) ?? "unknown"); predicted with \(profile.name) (\(profile.tokenizer)\(profile.isEstimate ? ", estimated" : ""), \(profile.overheads.perRequest) per request, \(profile.overheads.perMessage) per message)\n\n"
         let rows = turns.map { t -> [String] in
             let difference = t.measuredPrompt.map { $0 - t.predictedPrompt }
             let perMessage = difference.map { NumberFormat.decimal(Double($0) / Double(t.messages), places: 1) } ?? "-"
-            return [String(t.number), String(t.messages), g(t.predictedPrompt), t.measuredPrompt.map(g) ?? "-",
-                    difference.map { ($0 > 0 ? "+" : "") + g($0) } ?? "-", perMessage,
-                    t.completionTokens.map(g) ?? "-", t.error == nil ? (t.finishReason ?? "") : t.refusalStatus.map { "refused (HTTP \($0))" } ?? "failed"]
+            return [
+                String(t.number), String(t.messages), g(t.predictedPrompt), t.measuredPrompt.map(g) ?? "-",
+                difference.map { ($0 > 0 ? "+" : "") + g($0) } ?? "-", perMessage,
+                t.completionTokens.map(g) ?? "-", t.error == nil ? (t.finishReason ?? "") : t.refusalStatus.map { "refused (HTTP \($0))" } ?? "failed"
+            ]
         }
-        out += Table(header: ["turn", "messages", "predicted", "server prompt_tokens", "difference", "per message", "answer tokens", "finish"],
-                     alignRight: [true, true, true, true, true, true, true, false]).render(rows)
+        out += Table(
+            header: ["turn", "messages", "predicted", "server prompt_tokens", "difference", "per message", "answer tokens", "finish"],
+            alignRight: [true, true, true, true, true, true, true, false]
+        ).render(rows)
         out += "\n"
         if let failed = turns.first(where: { $0.error != nil }) {
             out += failed.refusalStatus == nil ? "Turn \(failed.number) failed: \(failed.error!)\n" : "The server refused turn \(failed.number): \(failed.error!)\n"

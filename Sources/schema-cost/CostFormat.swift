@@ -36,7 +36,8 @@ struct CostFormat {
         line += " − \(NumberFormat.grouped(budget.reserve)) answer reserve"
         let left = budget.room > 0 ? style.green(tokens(budget.room)) : style.red(tokens(budget.room))
         var out = line + " = " + left + " tokens for \(room)\n"
-        out += budget.reserve == 0
+        out +=
+            budget.reserve == 0
             ? "    (the answer shares the window: keep room for it with --reserve N)\n"
             : "    (the answer reserve is \(budget.reserveSource))\n"
         return out

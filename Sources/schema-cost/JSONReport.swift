@@ -25,29 +25,36 @@ struct JSONReport {
             JSONMember("framingSource", .string(report.framingSource)),
             JSONMember("totalTokens", .int(report.totalTokens)),
             JSONMember("windowShare", .double((report.windowShare * 10_000).rounded() / 10_000)),
-            JSONMember("fields", .array(report.fields.map { field in
+            JSONMember(
+                "fields",
+                .array(
+                    report.fields.map { field in
+                        .object([
+                            JSONMember("path", .string(field.path)),
+                            JSONMember("kind", .string(field.kind.rawValue)),
+                            JSONMember("tokens", .int(field.tokens)),
+                            JSONMember("descriptionTokens", .int(field.descriptionTokens)),
+                            JSONMember("description", .optional(field.description))
+                        ])
+                    })),
+            JSONMember(
+                "whatIf",
                 .object([
-                    JSONMember("path", .string(field.path)),
-                    JSONMember("kind", .string(field.kind.rawValue)),
-                    JSONMember("tokens", .int(field.tokens)),
-                    JSONMember("descriptionTokens", .int(field.descriptionTokens)),
-                    JSONMember("description", .optional(field.description)),
-                ])
-            })),
-            JSONMember("whatIf", .object([
-                JSONMember("withoutDescriptions", whatIf(report.withoutDescriptions)),
-                JSONMember("schemaOutOfPrompt", report.schemaOutOfPrompt.map(whatIf) ?? .null),
-                JSONMember("budget", .object([
-                    JSONMember("contextWindow", .int(budget.window)),
-                    JSONMember("requestOverhead", .int(budget.requestOverhead)),
-                    JSONMember("instructions", .int(budget.instructions)),
-                    JSONMember("schema", .int(budget.schema)),
-                    JSONMember("responseReserve", .int(budget.reserve)),
-                    JSONMember("inputLeft", .int(budget.room)),
+                    JSONMember("withoutDescriptions", whatIf(report.withoutDescriptions)),
+                    JSONMember("schemaOutOfPrompt", report.schemaOutOfPrompt.map(whatIf) ?? .null),
+                    JSONMember(
+                        "budget",
+                        .object([
+                            JSONMember("contextWindow", .int(budget.window)),
+                            JSONMember("requestOverhead", .int(budget.requestOverhead)),
+                            JSONMember("instructions", .int(budget.instructions)),
+                            JSONMember("schema", .int(budget.schema)),
+                            JSONMember("responseReserve", .int(budget.reserve)),
+                            JSONMember("inputLeft", .int(budget.room))
+                        ]))
                 ])),
-            ])),
             JSONMember("notes", .array(report.notes.map { .string($0) })),
-            JSONMember("schemaText", .string(report.schemaText)),
+            JSONMember("schemaText", .string(report.schemaText))
         ])
         return value.rendered()
     }
@@ -57,7 +64,7 @@ struct JSONReport {
             JSONMember("schemaTokens", .int(whatIf.schemaTokens)),
             JSONMember("totalTokens", .int(whatIf.totalTokens)),
             JSONMember("savedTokens", .int(whatIf.savedTokens)),
-            JSONMember("warning", .optional(whatIf.warning)),
+            JSONMember("warning", .optional(whatIf.warning))
         ])
     }
 }

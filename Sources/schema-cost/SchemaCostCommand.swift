@@ -49,15 +49,22 @@ enum SchemaCostCommand {
         static var declarations: [OptionDeclaration<Self>] {
             [
                 .option("model", short: "m", value: "NAME", help: "Model profile (default apple-on-device). Apple counts are estimates and are marked ≈.", \.model),
-                .choice("format", short: "f", value: "FORMAT", help: "Read FILE as this format instead of detecting it: " + SchemaFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".", \.format),
+                .choice(
+                    "format", short: "f", value: "FORMAT",
+                    help: "Read FILE as this format instead of detecting it: " + SchemaFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".", \.format),
                 .option("type", short: "t", value: "NAME", help: "Swift: the @Generable type to count (default: the one no other type in the file uses).", \.type),
-                .choice("runtime", value: "KIND", help: "How the schema reaches the model: apple, openai, grammar (llama.cpp: not in the prompt) or json. Default: from the profile.", \.runtime),
+                .choice(
+                    "runtime", value: "KIND", help: "How the schema reaches the model: apple, openai, grammar (llama.cpp: not in the prompt) or json. Default: from the profile.",
+                    \.runtime),
                 .option("instructions", short: "i", value: "FILE", help: "Session instructions, counted into the input budget.", \.instructions),
-                .option("reserve", short: "r", value: "N", help: "Tokens to keep for the answer in the input budget (default: the profile's, else 512 but at most a quarter of the window, as every ContextKit tool).", \.reserve, .integer()),
+                .option(
+                    "reserve", short: "r", value: "N",
+                    help: "Tokens to keep for the answer in the input budget (default: the profile's, else 512 but at most a quarter of the window, as every ContextKit tool).",
+                    \.reserve, .integer()),
                 .repeated("profiles", value: "FILE", help: "Extra model profiles (JSON); may be repeated.", \.profiles),
                 .flag("show-schema", help: "Also print the text that was counted.", \.showSchema),
                 .flag("check", help: "Exit 3 when instructions, schema and reserve leave no room for input.", \.check),
-                .flag("json", help: "Write the report as JSON.", \.json),
+                .flag("json", help: "Write the report as JSON.", \.json)
             ]
         }
     }
@@ -65,25 +72,26 @@ enum SchemaCostCommand {
     static let spec = CommandSpec<Options>(
         name: "schema-cost",
         usage: ["[OPTIONS] FILE", "[OPTIONS] FILE FILE...   (one session: its tools and response schema together)"],
-        summary: "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types and Tools (read without a compiler); '-' reads standard input. Several files are one session: each tool, the response schema and their total, as a share of the window.",
+        summary:
+            "Shows what a structured-output schema costs in a model's context window, field by field. FILE is Apple's GenerationSchema JSON, a JSON Schema, an OpenAI response_format, a list of OpenAI tool definitions, or Swift source with @Generable types and Tools (read without a compiler); '-' reads standard input. Several files are one session: each tool, the response schema and their total, as a share of the window.",
         epilog: """
-        Exit status:
-          0   the report was written
-          1   FILE or a profiles file could not be read; with several files: one
-              or more could not be read or priced (each named on standard error),
-              the others were priced
-          2   the command line was wrong
-          3   under --check: no room left for input
-          10  FILE is not valid JSON (the message gives line and column)
-          11  a $ref points at nothing
-          12  $refs point at each other in a loop
-          13  a Swift file without a @Generable type
-          14  a Swift construct schema-cost does not read (named, with its line),
-              or Swift that does not parse (with its line:column)
-          15  valid JSON that is not a schema of the chosen format
-          16  a Tool that cannot be priced from source: its name or description
-              is not a string literal, or its Arguments is not @Generable (line:column)
-        """)
+            Exit status:
+              0   the report was written
+              1   FILE or a profiles file could not be read; with several files: one
+                  or more could not be read or priced (each named on standard error),
+                  the others were priced
+              2   the command line was wrong
+              3   under --check: no room left for input
+              10  FILE is not valid JSON (the message gives line and column)
+              11  a $ref points at nothing
+              12  $refs point at each other in a loop
+              13  a Swift file without a @Generable type
+              14  a Swift construct schema-cost does not read (named, with its line),
+                  or Swift that does not parse (with its line:column)
+              15  valid JSON that is not a schema of the chosen format
+              16  a Tool that cannot be priced from source: its name or description
+                  is not a string literal, or its Arguments is not @Generable (line:column)
+            """)
 
     /// Runs the command; returns the exit status.
     static func main(_ arguments: [String]) async -> ExitCode {
@@ -125,8 +133,12 @@ enum SchemaCostCommand {
                 if options.json {
                     Output.out(JSONReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description).render() + "\n")
                 } else {
-                    Output.out((position > 0 ? "\n" : "") + TextReport(report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
-                                                                        showSchema: options.showSchema).render())
+                    Output.out(
+                        (position > 0 ? "\n" : "")
+                            + TextReport(
+                                report: report, path: path, document: document, tokenizer: profile.tokenizer.description, style: style,
+                                showSchema: options.showSchema
+                            ).render())
                 }
             }
             return options.check && noRoom ? .overflow : .ok
@@ -136,7 +148,8 @@ enum SchemaCostCommand {
     /// Several files: one session's fixed cost. A file that cannot be read or
     /// priced is reported on standard error and left out; the others are
     /// priced, and the status is then 1.
-    private static func session(_ paths: [String], options: Options, profile: ModelProfile, settings: SchemaCostSettings, instructionsTokens: Int, style: Style) throws -> ExitCode {
+    private static func session(_ paths: [String], options: Options, profile: ModelProfile, settings: SchemaCostSettings, instructionsTokens: Int, style: Style) throws -> ExitCode
+    {
         var documents: [(source: String, document: SchemaDocument)] = []
         var failed = false
         for path in paths {

@@ -18,7 +18,8 @@ struct TextReport {
         let names = document.entries.compactMap(\.name)
         var out = style.bold(path) + ": \(report.format.displayName)"
         if !names.isEmpty {
-            out += document.isToolList
+            out +=
+                document.isToolList
                 ? ", \(names.count) tool\(names.count == 1 ? "" : "s")" + (document.format == .swift ? " (\(names.joined(separator: ", ")))" : "")
                 : ", type \(names.joined(separator: ", "))"
         }
@@ -40,10 +41,11 @@ struct TextReport {
         let schemaLabel = document.isToolList ? "tool definitions" : "schema, as sent"
         var rows: [[String]] = [
             [schemaLabel, tokens(report.schemaTokens), report.isEstimate ? "\(tokenizer) counts \(NumberFormat.grouped(report.rawSchemaTokens))" : ""],
-            ["framing", NumberFormat.grouped(report.framingTokens), report.framingSource],
+            ["framing", NumberFormat.grouped(report.framingTokens), report.framingSource]
         ]
-        let share = format.windowShare(report.windowShare, counted: report.schemaTokens, framing: report.framingTokens,
-                                       relativeError: report.relativeError)
+        let share = format.windowShare(
+            report.windowShare, counted: report.schemaTokens, framing: report.framingTokens,
+            relativeError: report.relativeError)
         rows.append(["total", tokens(report.totalTokens), share])
         let table = Table(header: ["", "tokens", ""], alignRight: [false, true, false])
         return indented(table.render(rows) { row, _, padded in row == 2 ? style.bold(padded) : padded })
@@ -63,9 +65,11 @@ struct TextReport {
 
     private func whatIfs() -> String {
         var out = "What if:\n"
-        var rows: [[String]] = [[
-            "no descriptions", tokens(report.withoutDescriptions.totalTokens), "saves \(tokens(report.withoutDescriptions.savedTokens))",
-        ]]
+        var rows: [[String]] = [
+            [
+                "no descriptions", tokens(report.withoutDescriptions.totalTokens), "saves \(tokens(report.withoutDescriptions.savedTokens))"
+            ]
+        ]
         if let off = report.schemaOutOfPrompt {
             rows.append(["includeSchemaInPrompt: false", NumberFormat.grouped(off.totalTokens), "saves \(tokens(off.savedTokens))"])
         }
@@ -76,9 +80,10 @@ struct TextReport {
                 "    " + (offset == 0 ? style.yellow("warning:") + line.dropFirst("warning:".count) : "  " + line) + "\n"
             }.joined()
         }
-        out += format.budget(report.budget, title: "input budget",
-                             parts: [(report.budget.instructions, "instructions"), (report.budget.schema, document.isToolList ? "tools" : "schema")],
-                             room: "input", style: style)
+        out += format.budget(
+            report.budget, title: "input budget",
+            parts: [(report.budget.instructions, "instructions"), (report.budget.schema, document.isToolList ? "tools" : "schema")],
+            room: "input", style: style)
         return out
     }
 

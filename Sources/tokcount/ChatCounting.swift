@@ -49,14 +49,15 @@ enum ChatCounting {
         let overflowed = outcomes.contains { $0.fit.map { !$0.fits } ?? false }
         let exit: ExitCode = failed ? .inputFailed : (s.check && overflowed ? .overflow : .ok)
         if s.json {
-            Output.out(OrderedJSON.object([
-                JSONMember("schemaVersion", .int(JSONReport.schemaVersion)),
-                JSONMember("tool", .string("tokcount")),
-                JSONMember("version", .string(ToolVersion.string)),
-                JSONMember("profile", JSONReport.profile(s)),
-                JSONMember("conversations", .array(outcomes.map(json))),
-                JSONMember("exitCode", .int(Int(exit.rawValue))),
-            ]).rendered() + "\n")
+            Output.out(
+                OrderedJSON.object([
+                    JSONMember("schemaVersion", .int(JSONReport.schemaVersion)),
+                    JSONMember("tool", .string("tokcount")),
+                    JSONMember("version", .string(ToolVersion.string)),
+                    JSONMember("profile", JSONReport.profile(s)),
+                    JSONMember("conversations", .array(outcomes.map(json))),
+                    JSONMember("exitCode", .int(Int(exit.rawValue)))
+                ]).rendered() + "\n")
         } else {
             for outcome in outcomes where outcome.count != nil { Output.out(text(outcome, settings: s)) }
         }
@@ -74,14 +75,17 @@ enum ChatCounting {
             let place = m.promptBytes.map { "bytes \(NumberFormat.grouped($0.lowerBound))–\(NumberFormat.grouped($0.upperBound))" } ?? ""
             rows.append([String(m.index), m.role.rawValue, n(m.tokens), "\(NumberFormat.grouped(m.firstToken))–\(NumberFormat.grouped(m.firstToken + m.tokens))", place])
         }
-        rows.append(["", "tools", n(count.tools), "", o.conversation!.tools.isEmpty ? "" : "\(o.conversation!.tools.count) definition\(o.conversation!.tools.count == 1 ? "" : "s")"])
+        rows.append([
+            "", "tools", n(count.tools), "", o.conversation!.tools.isEmpty ? "" : "\(o.conversation!.tools.count) definition\(o.conversation!.tools.count == 1 ? "" : "s")"
+        ])
         rows.append(["", "overhead", n(count.overhead), "", count.overheadSource])
         rows.append(["", "total", n(count.total), "", ""])
         var out = WholeInput.display(o.path) + "\n"
         out += Table(header: ["#", "role", "tokens", "prompt tokens", "in the rendered prompt"], alignRight: [true, false, true, false, false])
             .render(rows).split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
         out += "\n  model:  \(s.profile.name), \(count.method)\n"
-        out += "  fit:    \(n(fit.used)) of \(NumberFormat.grouped(fit.budget.window)) tokens with \(NumberFormat.grouped(fit.budget.reserve)) reserved for the answer (\(fit.budget.reserveSource)), "
+        out +=
+            "  fit:    \(n(fit.used)) of \(NumberFormat.grouped(fit.budget.window)) tokens with \(NumberFormat.grouped(fit.budget.reserve)) reserved for the answer (\(fit.budget.reserveSource)), "
             + (fit.fits ? "fits with \(n(fit.spare)) to spare" : "overflows by \(n(fit.overflow))") + "\n"
         for note in count.notes { out += "  note:   \(note)\n" }
         return out
@@ -100,21 +104,24 @@ enum ChatCounting {
             JSONMember("tokens", .int(count.total)),
             JSONMember("estimated", .bool(count.isEstimate)),
             JSONMember("method", .string(count.method)),
-            JSONMember("messages", .array(count.messages.map { m in
-                .object([
-                    JSONMember("index", .int(m.index)),
-                    JSONMember("role", .string(m.role.rawValue)),
-                    JSONMember("tokens", .int(m.tokens)),
-                    JSONMember("firstToken", .int(m.firstToken)),
-                    JSONMember("promptBytes", m.promptBytes.map { .object([JSONMember("start", .int($0.lowerBound)), JSONMember("end", .int($0.upperBound))]) } ?? .null),
-                ])
-            })),
+            JSONMember(
+                "messages",
+                .array(
+                    count.messages.map { m in
+                        .object([
+                            JSONMember("index", .int(m.index)),
+                            JSONMember("role", .string(m.role.rawValue)),
+                            JSONMember("tokens", .int(m.tokens)),
+                            JSONMember("firstToken", .int(m.firstToken)),
+                            JSONMember("promptBytes", m.promptBytes.map { .object([JSONMember("start", .int($0.lowerBound)), JSONMember("end", .int($0.upperBound))]) } ?? .null)
+                        ])
+                    })),
             JSONMember("messageTokens", .int(count.messageTokens)),
             JSONMember("tools", .int(count.tools)),
             JSONMember("overhead", .int(count.overhead)),
             JSONMember("overheadSource", .string(count.overheadSource)),
             JSONMember("notes", .array(count.notes.map { .string($0) })),
-            JSONMember("fit", JSONReport.fit(fit)),
+            JSONMember("fit", JSONReport.fit(fit))
         ]
         return .object(fields)
     }

@@ -60,23 +60,26 @@ enum Counting {
         }
         let listing = s.ids || s.pieces
         let listingToStdout = listing && !s.json
-        let bar = ProgressBar(total: items.reduce(0) { $0 + ($1.size ?? 0) },
-                              enabled: terminal.stderrIsTerminal && !s.json && !listingToStdout, columns: terminal.stderrColumns)
+        let bar = ProgressBar(
+            total: items.reduce(0) { $0 + ($1.size ?? 0) },
+            enabled: terminal.stderrIsTerminal && !s.json && !listingToStdout, columns: terminal.stderrColumns)
 
         var lastListed = -1
-        let visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? = listing ? { i, text, offset in
-            let tokens = try s.tokenizer.tokens(utf8: text, allowedSpecial: s.special)
-            if listingToStdout {
-                if lastListed != i && items.count > 1 { Output.out("==> \(rows[i].displayName) <==\n") }
-                Output.out(TokenListing.render(tokens, in: text, tokenizer: s.tokenizer, pieces: s.pieces, continuing: lastListed == i && offset > 0))
-            } else {
-                rows[i].ids += tokens.map(\.id)
-                if s.pieces {
-                    rows[i].pieces += tokens.map { ($0.id, offset + $0.bytes.lowerBound, TokenListing.text(of: $0, in: text)) }
+        let visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? =
+            listing
+            ? { i, text, offset in
+                let tokens = try s.tokenizer.tokens(utf8: text, allowedSpecial: s.special)
+                if listingToStdout {
+                    if lastListed != i && items.count > 1 { Output.out("==> \(rows[i].displayName) <==\n") }
+                    Output.out(TokenListing.render(tokens, in: text, tokenizer: s.tokenizer, pieces: s.pieces, continuing: lastListed == i && offset > 0))
+                } else {
+                    rows[i].ids += tokens.map(\.id)
+                    if s.pieces {
+                        rows[i].pieces += tokens.map { ($0.id, offset + $0.bytes.lowerBound, TokenListing.text(of: $0, in: text)) }
+                    }
                 }
-            }
-            lastListed = i
-        } : nil
+                lastListed = i
+            } : nil
 
         // `--json` in input order: each input's object is written as soon as
         // it is counted, by this thread while the workers count the next ones.
@@ -150,17 +153,20 @@ enum Counting {
             let what = "binary file (NUL byte at offset \(NumberFormat.grouped(offset)))"
             row.state = item.namedDirectly ? .failed("\(what); use --binary to count it anyway") : .skipped(what)
         case .failed(let error):
-            if let e = error as? InputError { row.state = .failed(e.reason) }
-            else { row.state = .failed("\(error)") }
+            if let e = error as? InputError { row.state = .failed(e.reason) } else { row.state = .failed("\(error)") }
         case .counted(let c):
             row.state = .counted(c)
             row.tokens = s.estimate?.tokens(proxyTokens: c.proxyTokens, cjkCharacters: c.stats.cjkCharacters) ?? c.proxyTokens
             row.fit = FitReport(textTokens: row.tokens, budget: budget, firstTokenPast: c.firstTokenPast)
             if let bad = c.stats.firstInvalidUTF8 {
-                row.warnings.append("\(row.displayName): invalid UTF-8 at byte offset \(NumberFormat.grouped(bad)) (the first bad byte); bytes that are not UTF-8 are counted the way a byte-level tokenizer sees them, one character each")
+                row.warnings.append(
+                    "\(row.displayName): invalid UTF-8 at byte offset \(NumberFormat.grouped(bad)) (the first bad byte); bytes that are not UTF-8 are counted the way a byte-level tokenizer sees them, one character each"
+                )
             }
             if c.specialStrings > 0 && s.special == .plainText {
-                row.warnings.append("note: \(row.displayName) contains \(NumberFormat.grouped(c.specialStrings)) special-token string\(c.specialStrings == 1 ? "" : "s") (such as <|endoftext|>), counted as plain text; --special allow counts each as one special token, --special error refuses them")
+                row.warnings.append(
+                    "note: \(row.displayName) contains \(NumberFormat.grouped(c.specialStrings)) special-token string\(c.specialStrings == 1 ? "" : "s") (such as <|endoftext|>), counted as plain text; --special allow counts each as one special token, --special error refuses them"
+                )
             }
         }
         return row
@@ -199,10 +205,12 @@ enum Counting {
         for (i, row) in rows.enumerated() where row.counted != nil {
             if before + row.tokens > budget.available {
                 guard i < items.count, case .file(let path) = items[i].source else { return nil }
-                let locator = OverflowLocator(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate,
-                                              limit: budget.available - before)
+                let locator = OverflowLocator(
+                    tokenizer: s.tokenizer, special: s.special, estimate: s.estimate,
+                    limit: budget.available - before)
                 guard let source = try? FileByteSource(path: path),
-                      let point = try? locator.firstTokenPast(reading: source) else { return nil }
+                    let point = try? locator.firstTokenPast(reading: source)
+                else { return nil }
                 return (row.path, before + point.token, point)
             }
             before += row.tokens

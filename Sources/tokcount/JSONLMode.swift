@@ -30,16 +30,23 @@ enum JSONLMode {
         if s.pieces || s.decode { throw usage("--jsonl counts records; --pieces and --decode do not apply to it (--ids does)") }
         if options.sort != nil { throw usage("--jsonl keeps the input order; --sort does not apply to it") }
         if options.summary && s.ids { throw usage("--summary prints one line for all records; --ids does not apply to it") }
-        guard let textPath = RecordFieldPath(options.field ?? "text") else { throw usage("--field: \"\(options.field!)\" has an empty step; write a dotted path such as text or meta.body") }
-        guard let idPath = RecordFieldPath(options.idField ?? "id") else { throw usage("--id-field: \"\(options.idField!)\" has an empty step; write a dotted path such as id or meta.id") }
+        guard let textPath = RecordFieldPath(options.field ?? "text") else {
+            throw usage("--field: \"\(options.field!)\" has an empty step; write a dotted path such as text or meta.body")
+        }
+        guard let idPath = RecordFieldPath(options.idField ?? "id") else {
+            throw usage("--id-field: \"\(options.idField!)\" has an empty step; write a dotted path such as id or meta.id")
+        }
         let maxLine = options.maxRecordBytes ?? defaultMaxRecordBytes
         let budget = s.budget(messages: 1)
         let counter = JSONLCounter(
-            counter: RecordCounter(tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, budget: budget,
-                                   text: .field(textPath), id: idPath, listIDs: s.ids),
+            counter: RecordCounter(
+                tokenizer: s.tokenizer, special: s.special, estimate: s.estimate, budget: budget,
+                text: .field(textPath), id: idPath, listIDs: s.ids),
             threads: s.jobs)
-        var summary = CorpusSummary(settings: .init(profile: s.profile.name, tokenizer: s.tokenizerName,
-                                                    estimated: s.estimate != nil, available: budget.available))
+        var summary = CorpusSummary(
+            settings: .init(
+                profile: s.profile.name, tokenizer: s.tokenizerName,
+                estimated: s.estimate != nil, available: budget.available))
         var unreadable = false
         for path in s.paths {
             let name = displayName(path)
@@ -67,8 +74,9 @@ enum JSONLMode {
         }
         if summary.failed > 0 {
             let total = summary.records + summary.failed
-            Output.err("tokcount: \(NumberFormat.grouped(summary.failed)) of \(NumberFormat.grouped(total)) record\(total == 1 ? "" : "s") could not be counted"
-                       + (options.summary ? " (listed above)\n" : " (their error lines are in the output)\n"))
+            Output.err(
+                "tokcount: \(NumberFormat.grouped(summary.failed)) of \(NumberFormat.grouped(total)) record\(total == 1 ? "" : "s") could not be counted"
+                    + (options.summary ? " (listed above)\n" : " (their error lines are in the output)\n"))
         }
         if summary.failed > 0 || unreadable { return .inputFailed }
         return s.check && summary.fitting < summary.records ? .overflow : .ok

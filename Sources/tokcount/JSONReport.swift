@@ -21,7 +21,7 @@ enum JSONReport {
             JSONMember("inputs", .array(inputsWritten ? [] : rows.map { input($0, settings: s) })),
             JSONMember("total", totals(total, settings: s)),
             JSONMember("warnings", .array(warnings)),
-            JSONMember("exitCode", .int(Int(exit.rawValue))),
+            JSONMember("exitCode", .int(Int(exit.rawValue)))
         ])
     }
 
@@ -35,7 +35,7 @@ enum JSONReport {
                 JSONMember("proxyTokensPerCJKCharacter", .double(e.proxyTokensPerCJKCharacter)),
                 JSONMember("tokensPerCJKCharacter", .double(e.tokensPerCJKCharacter)),
                 JSONMember("errorBar", .double(e.errorBar)),
-                JSONMember("cjkErrorBar", .double(e.cjkErrorBar)),
+                JSONMember("cjkErrorBar", .double(e.cjkErrorBar))
             ])
         }
         var members = [
@@ -46,7 +46,7 @@ enum JSONReport {
             JSONMember("estimate", estimate),
             JSONMember("overheadPerRequest", .int(p.overheads.perRequest)),
             JSONMember("overheadPerMessage", .int(p.overheads.perMessage)),
-            JSONMember("reserve", .int(s.reserve)),
+            JSONMember("reserve", .int(s.reserve))
         ]
         // Only a profile read from a model file has one, so other reports stay as they were.
         if !p.provenance.isEmpty { members.append(JSONMember("provenance", .array(p.provenance.map { .string($0) }))) }
@@ -76,7 +76,9 @@ enum JSONReport {
         }
         if s.ids || s.pieces { fields.append(JSONMember("ids", .array(row.ids.map { .int($0) }))) }
         if s.pieces {
-            fields.append(JSONMember("pieces", .array(row.pieces.map { .object([JSONMember("id", .int($0.id)), JSONMember("byteOffset", .int($0.offset)), JSONMember("text", .string($0.text))]) })))
+            fields.append(
+                JSONMember(
+                    "pieces", .array(row.pieces.map { .object([JSONMember("id", .int($0.id)), JSONMember("byteOffset", .int($0.offset)), JSONMember("text", .string($0.text))]) })))
         }
         return .object(fields)
     }
@@ -101,7 +103,7 @@ enum JSONReport {
                 JSONMember("byteOffset", .int(p.position.byteOffset)),
                 JSONMember("characterOffset", .int(p.position.characterOffset)),
                 JSONMember("line", .int(p.position.line)),
-                JSONMember("column", .int(p.position.column)),
+                JSONMember("column", .int(p.position.column))
             ]
             past = .object(point)
         }
@@ -115,7 +117,7 @@ enum JSONReport {
             JSONMember("spare", .int(f.spare)),
             JSONMember("overflow", .int(f.overflow)),
             JSONMember("percent", .double((Double(f.used) * 1000 / Double(max(f.budget.window, 1))).rounded() / 10)),
-            JSONMember("firstTokenPast", past),
+            JSONMember("firstTokenPast", past)
         ])
     }
 
@@ -127,7 +129,7 @@ enum JSONReport {
             JSONMember("failed", .int(t.failed)),
             JSONMember("tokens", .int(t.tokens)),
             JSONMember("estimated", .bool(s.estimate != nil)),
-            JSONMember("tokenizerTokens", .int(t.proxyTokens)),
+            JSONMember("tokenizerTokens", .int(t.proxyTokens))
         ]
         appendStatsFields(t.stats, tokens: t.tokens, to: &fields)
         fields.append(JSONMember("fit", t.fit.map { fit($0, path: t.firstTokenPast?.path, totalToken: t.firstTokenPast?.token) } ?? .null))

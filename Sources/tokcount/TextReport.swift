@@ -20,8 +20,10 @@ struct TextReport {
     private func block(_ row: Row) -> String {
         let c = row.counted!
         // The numbers right-aligned in one column, notes after them.
-        let numbers = [approx + n(row.tokens), n(c.stats.characters), n(c.stats.bytes),
-                       charsPerToken(c.stats.characters, row.tokens), n(lineCount(c.stats))]
+        let numbers = [
+            approx + n(row.tokens), n(c.stats.characters), n(c.stats.bytes),
+            charsPerToken(c.stats.characters, row.tokens), n(lineCount(c.stats))
+        ]
         let numberWidth = numbers.map(\.count).max()!
         func padded(_ s: String) -> String { String(repeating: " ", count: numberWidth - s.count) + s }
         var tokenNote: String
@@ -36,7 +38,7 @@ struct TextReport {
             ("characters", padded(numbers[1])),
             ("bytes", padded(numbers[2])),
             ("chars/token", padded(numbers[3])),
-            ("lines", padded(numbers[4])),
+            ("lines", padded(numbers[4]))
         ]
         if let fit = row.fit {
             lines.append(("fit", fitLine(fit, locationPrefix: "token")))
@@ -107,8 +109,10 @@ struct TextReport {
             switch row.state {
             case .counted(let c):
                 let fit = row.fit!
-                cells.append([approx + n(row.tokens), n(c.stats.characters), n(c.stats.bytes), charsPerToken(c.stats.characters, row.tokens),
-                              NumberFormat.percent(fit.used, of: window) + (fit.fits ? "" : " over"), row.path])
+                cells.append([
+                    approx + n(row.tokens), n(c.stats.characters), n(c.stats.bytes), charsPerToken(c.stats.characters, row.tokens),
+                    NumberFormat.percent(fit.used, of: window) + (fit.fits ? "" : " over"), row.path
+                ])
             case .skipped(let why):
                 cells.append(["-", "-", "-", "-", "skipped", "\(row.path) (\(why))"])
             case .failed(let why):
@@ -120,8 +124,10 @@ struct TextReport {
         if t.skipped > 0 { note.append("\(t.skipped) skipped") }
         if t.failed > 0 { note.append("\(t.failed) failed") }
         let label = "total (\(t.counted) input\(t.counted == 1 ? "" : "s")\(note.isEmpty ? "" : ", " + note.joined(separator: ", ")))"
-        cells.append([approx + n(t.tokens), n(t.stats.characters), n(t.stats.bytes), charsPerToken(t.stats.characters, t.tokens),
-                      t.fit.map { NumberFormat.percent($0.used, of: window) + ($0.fits ? "" : " over") } ?? "-", label])
+        cells.append([
+            approx + n(t.tokens), n(t.stats.characters), n(t.stats.bytes), charsPerToken(t.stats.characters, t.tokens),
+            t.fit.map { NumberFormat.percent($0.used, of: window) + ($0.fits ? "" : " over") } ?? "-", label
+        ])
         let header = ["tokens", "chars", "bytes", "chars/tok", "window", "path"]
         let body = Table(header: header, alignRight: [true, true, true, true, true, false]).render(cells) { r, c, padded in
             if c == 4, padded.hasSuffix("over") { return style.red(padded) }

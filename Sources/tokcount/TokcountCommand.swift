@@ -37,13 +37,29 @@ enum TokcountCommand {
 
         static var declarations: [OptionDeclaration<Self>] {
             [
-                .option("model", short: "m", value: "PROFILE", help: "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them. A .gguf model file gives its own window, tokenizer and template overheads.", \.model),
-                .option("encoding", short: "e", value: "NAME|FILE", help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file.", \.encoding),
+                .option(
+                    "model", short: "m", value: "PROFILE",
+                    help:
+                        "Model profile: context window, tokenizer and fixed overheads (default: gpt-4o, or \"default\" in your profiles file). --list-models shows them. A .gguf model file gives its own window, tokenizer and template overheads.",
+                    \.model),
+                .option(
+                    "encoding", short: "e", value: "NAME|FILE",
+                    help: "Count with this tokenizer instead of the profile's: cl100k_base, o200k_base, r50k_base (gpt2), p50k_base, or a .tiktoken file.", \.encoding),
                 .option("window", value: "N", help: "Context window in tokens, instead of the profile's (8192, 8,192 and 8k all work).", \.window, .tokens(minimum: 1)),
-                .option("reserve", value: "N", help: "Tokens to keep free for the answer (default: the profile's, else 512 but at most a quarter of the window, as every ContextKit tool).", \.reserve, .tokens()),
-                .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable). ${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json is always read if present.", \.profiles),
+                .option(
+                    "reserve", value: "N",
+                    help: "Tokens to keep free for the answer (default: the profile's, else 512 but at most a quarter of the window, as every ContextKit tool).", \.reserve,
+                    .tokens()),
+                .repeated(
+                    "profiles", value: "FILE",
+                    help: "Read more model profiles from this JSON file (repeatable). ${XDG_CONFIG_HOME:-~/.config}/contextkit/profiles.json is always read if present.", \.profiles
+                ),
                 .flag("list-models", help: "List the model profiles and exit.", \.listModels),
-                .choice("special", value: "text|allow|error", help: "Special-token strings such as <|endoftext|>: count as plain text (default; a note says when there are any), allow them as single special tokens, or treat them as an error.", \.special),
+                .choice(
+                    "special", value: "text|allow|error",
+                    help:
+                        "Special-token strings such as <|endoftext|>: count as plain text (default; a note says when there are any), allow them as single special tokens, or treat them as an error.",
+                    \.special),
                 .choice("sort", value: "tokens|path|input", help: "Order of the rows: most tokens first, by path, or as given (default).", \.sort),
                 .flag("json", help: "Print one JSON document (schema in the README) instead of text.", \.json),
                 .flag("ids", help: "Print the token ids (space-separated, one line per input) instead of counts; with --json, add them to each input.", \.ids),
@@ -53,16 +69,38 @@ enum TokcountCommand {
                 .flag("binary", help: "Count files that contain NUL bytes instead of refusing (named files) or skipping (folders) them.", \.binary),
                 .flag("no-ignore", help: "In folders, do not skip what .gitignore ignores (.git itself is still skipped).", \.noIgnore),
                 .option("jobs", short: "j", value: "N", help: "Worker threads (default: one per core). Counts never depend on it.", \.jobs, .integer(minimum: 1)),
-                .repeated("chat", value: "FILE|-", help: "Count a conversation as the model sees it (repeatable): an OpenAI-style request body {\"messages\": [...], \"tools\": [...]} or an array of messages, rendered with a .gguf model's chat template, or framed with OpenAI's published constants or Apple's session overhead. Shows each message, the tools and the overhead apart.", \.chat),
-                .option("truncate", value: "N", help: "Print the longest prefix of the input that is at most N tokens, cut on a character boundary (exit 4 when it cut). With --chat, drop the oldest non-system messages first (the last one left is trimmed) until the conversation fits N tokens, and print it as JSON.", \.truncate, .tokens(minimum: 0)),
-                .choice("truncate-at", value: "character|grapheme|word|line", help: "Where --truncate may cut: any character (default), a grapheme cluster boundary, before a word, or at the start of a line.", \.truncateAt),
-                .flag("offsets", help: "Print each token's id with its byte and character span in the input (characters are Unicode scalars); with --json, one document.", \.offsets),
-                .flag("jsonl", help: "Read JSON Lines (files or standard input), one record per line, and print one JSON line per record in input order: {\"id\":…,\"tokens\":N,\"characters\":N,\"bytes\":N,\"fits\":…}, or {\"id\"?,\"line\":N,\"error\":\"…\"} for a record that cannot be counted (exit status 1 then).", \.jsonl),
+                .repeated(
+                    "chat", value: "FILE|-",
+                    help:
+                        "Count a conversation as the model sees it (repeatable): an OpenAI-style request body {\"messages\": [...], \"tools\": [...]} or an array of messages, rendered with a .gguf model's chat template, or framed with OpenAI's published constants or Apple's session overhead. Shows each message, the tools and the overhead apart.",
+                    \.chat),
+                .option(
+                    "truncate", value: "N",
+                    help:
+                        "Print the longest prefix of the input that is at most N tokens, cut on a character boundary (exit 4 when it cut). With --chat, drop the oldest non-system messages first (the last one left is trimmed) until the conversation fits N tokens, and print it as JSON.",
+                    \.truncate, .tokens(minimum: 0)),
+                .choice(
+                    "truncate-at", value: "character|grapheme|word|line",
+                    help: "Where --truncate may cut: any character (default), a grapheme cluster boundary, before a word, or at the start of a line.", \.truncateAt),
+                .flag(
+                    "offsets", help: "Print each token's id with its byte and character span in the input (characters are Unicode scalars); with --json, one document.", \.offsets),
+                .flag(
+                    "jsonl",
+                    help:
+                        "Read JSON Lines (files or standard input), one record per line, and print one JSON line per record in input order: {\"id\":…,\"tokens\":N,\"characters\":N,\"bytes\":N,\"fits\":…}, or {\"id\"?,\"line\":N,\"error\":\"…\"} for a record that cannot be counted (exit status 1 then).",
+                    \.jsonl),
                 .option("field", value: "PATH", help: "With --jsonl: the record's text field, a dotted path such as body or turns.0.content (default: text).", \.field),
                 .option("id-field", value: "PATH", help: "With --jsonl: the field passed through as each output line's id (default: id).", \.idField),
-                .flag("summary", help: "With --jsonl: print one mergeable summary line (records, tokens, characters, bytes, failed, a token-length histogram, the longest records) instead of a line per record.", \.summary),
+                .flag(
+                    "summary",
+                    help:
+                        "With --jsonl: print one mergeable summary line (records, tokens, characters, bytes, failed, a token-length histogram, the longest records) instead of a line per record.",
+                    \.summary),
                 .flag("merge", help: "Add up summary lines made by --jsonl --summary (files or standard input) into one, exactly as one process would have made it.", \.merge),
-                .option("max-record-bytes", value: "N", help: "With --jsonl: the longest line read (default: 67,108,864 bytes, 64 MiB); a longer one is skipped and reported, and the others go on.", \.maxRecordBytes, .integer(minimum: 1)),
+                .option(
+                    "max-record-bytes", value: "N",
+                    help: "With --jsonl: the longest line read (default: 67,108,864 bytes, 64 MiB); a longer one is skipped and reported, and the others go on.", \.maxRecordBytes,
+                    .integer(minimum: 1))
             ]
         }
     }
@@ -80,19 +118,20 @@ enum TokcountCommand {
     static let spec = CommandSpec<Options>(
         name: "tokcount",
         usage: ["[OPTIONS] [FILE|DIR|-]...", "--decode [OPTIONS] [FILE|-]..."],
-        summary: "Counts the tokens of files, folders (recursively; skipping .git, binary files and what .gitignore ignores) and standard input, and tells whether each fits the model's context window and, if not, where it overflows: the line and column of the first token past the window.",
+        summary:
+            "Counts the tokens of files, folders (recursively; skipping .git, binary files and what .gitignore ignores) and standard input, and tells whether each fits the model's context window and, if not, where it overflows: the line and column of the first token past the window.",
         epilog: """
-        With no FILE, or when FILE is -, read standard input.
+            With no FILE, or when FILE is -, read standard input.
 
-        Characters are Unicode scalars; invalid UTF-8 bytes count one each and are
-        tokenized as bytes, the way a byte-level tokenizer sees them, with a warning
-        naming the first bad byte. Counts marked ≈ are estimates: the profile's model
-        has no public tokenizer, and the line says how the number was estimated.
+            Characters are Unicode scalars; invalid UTF-8 bytes count one each and are
+            tokenized as bytes, the way a byte-level tokenizer sees them, with a warning
+            naming the first bad byte. Counts marked ≈ are estimates: the profile's model
+            has no public tokenizer, and the line says how the number was estimated.
 
-        Exit status: 0 all inputs counted, 1 some input could not be read (the others
-        are still shown), 2 usage error, 3 some input overflows (only with --check),
-        4 --truncate cut the input (0 when it already fitted).
-        """
+            Exit status: 0 all inputs counted, 1 some input could not be read (the others
+            are still shown), 2 usage error, 3 some input overflows (only with --check),
+            4 --truncate cut the input (0 when it already fitted).
+            """
     )
 
     /// What the command line resolves to, with every name looked up.
@@ -118,8 +157,9 @@ enum TokcountCommand {
 
         /// Overhead of a request holding `messages` inputs as messages.
         func budget(messages: Int) -> TokenBudget {
-            TokenBudget(window: profile.contextWindow, requestOverhead: profile.overheads.request(messages: messages), reserve: reserve,
-                        reserveSource: reserveSource)
+            TokenBudget(
+                window: profile.contextWindow, requestOverhead: profile.overheads.request(messages: messages), reserve: reserve,
+                reserveSource: reserveSource)
         }
     }
 
@@ -137,9 +177,10 @@ enum TokcountCommand {
         let (reserve, reserveSource) = TokenBudget.reserve(given: options.reserve, profileReserve: profile.defaultReserve, window: profile.contextWindow)
         if reserve >= profile.contextWindow {
             // Nothing could fit: every input would be reported as overflowing.
-            throw usage("\(options.reserve != nil ? "--reserve" : "profile \(profile.name)"): a reserve of \(NumberFormat.grouped(reserve)) tokens "
-                        + "leaves no room in \(profile.name)'s window of \(NumberFormat.grouped(profile.contextWindow)); "
-                        + "give a --reserve below the window, or a larger --window")
+            throw usage(
+                "\(options.reserve != nil ? "--reserve" : "profile \(profile.name)"): a reserve of \(NumberFormat.grouped(reserve)) tokens "
+                    + "leaves no room in \(profile.name)'s window of \(NumberFormat.grouped(profile.contextWindow)); "
+                    + "give a --reserve below the window, or a larger --window")
         }
         var estimate = profile.estimate
         var tokenizerSpec = profile.tokenizer
@@ -147,8 +188,9 @@ enum TokcountCommand {
             tokenizerSpec = TokenizerSpec(nameOrPath: name)
             if tokenizerSpec != profile.tokenizer, let e = estimate {
                 // The calibration belongs to the profile's proxy; another tokenizer's count is used as it is.
-                estimate = TokenEstimate(method: "\(tokenizerSpec) count used as is (the profile's calibration is for \(profile.tokenizer))",
-                                         factor: 1, errorBar: e.errorBar, cjkErrorBar: e.cjkErrorBar)
+                estimate = TokenEstimate(
+                    method: "\(tokenizerSpec) count used as is (the profile's calibration is for \(profile.tokenizer))",
+                    factor: 1, errorBar: e.errorBar, cjkErrorBar: e.cjkErrorBar)
             }
         }
         let tokenizer: Tokenizer
@@ -158,11 +200,12 @@ enum TokcountCommand {
             throw usage("\(options.encoding != nil ? "-e/--encoding" : "profile \(profile.name)"): \(error)")
         }
         let specialMode = options.special ?? .text
-        let special: SpecialTokenPolicy = switch specialMode {
-        case .text: .plainText
-        case .allow: .all
-        case .error: .none
-        }
+        let special: SpecialTokenPolicy =
+            switch specialMode {
+            case .text: .plainText
+            case .allow: .all
+            case .error: .none
+            }
         let ids = options.ids, pieces = options.pieces, decode = options.decode
         if decode && (ids || pieces) { throw usage("--decode turns ids into text; it cannot be combined with --ids or --pieces") }
         if decode && options.json { throw usage("--decode prints text; --json does not apply to it") }
@@ -225,11 +268,13 @@ enum TokcountCommand {
 enum ModelList {
     static func render(_ catalog: ProfileCatalog) -> String {
         let rows = catalog.profiles.map { p -> [String] in
-            [p.name + (p.name == catalog.defaultName ? " *" : ""),
-             NumberFormat.grouped(p.contextWindow),
-             (p.isEstimate ? "≈ " : "") + p.tokenizer.description,
-             "\(p.overheads.perRequest) + \(p.overheads.perMessage)",
-             p.summary]
+            [
+                p.name + (p.name == catalog.defaultName ? " *" : ""),
+                NumberFormat.grouped(p.contextWindow),
+                (p.isEstimate ? "≈ " : "") + p.tokenizer.description,
+                "\(p.overheads.perRequest) + \(p.overheads.perMessage)",
+                p.summary
+            ]
         }
         var out = Table(header: ["profile", "window", "tokenizer", "overhead", "about"], alignRight: [false, true, false, true, false]).render(rows)
         out += "* default. ≈: the model's tokenizer is not public; counts are estimated from this one.\n"

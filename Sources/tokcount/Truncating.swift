@@ -24,21 +24,24 @@ enum Truncating {
         }
         let exit: ExitCode = cut.wasCut ? .truncated : .ok
         if s.json {
-            Output.out(OrderedJSON.object([
-                JSONMember("path", .string(path)),
-                JSONMember("limit", .int(limit)),
-                JSONMember("cutAt", .string(boundary.rawValue)),
-                JSONMember("cut", .bool(cut.wasCut)),
-                JSONMember("tokens", .int(cut.tokens)),
-                JSONMember("bytes", .int(cut.bytes)),
-                JSONMember("originalBytes", .int(text.utf8.count)),
-                JSONMember("text", .string(cut.text)),
-                JSONMember("exitCode", .int(Int(exit.rawValue))),
-            ]).rendered() + "\n")
+            Output.out(
+                OrderedJSON.object([
+                    JSONMember("path", .string(path)),
+                    JSONMember("limit", .int(limit)),
+                    JSONMember("cutAt", .string(boundary.rawValue)),
+                    JSONMember("cut", .bool(cut.wasCut)),
+                    JSONMember("tokens", .int(cut.tokens)),
+                    JSONMember("bytes", .int(cut.bytes)),
+                    JSONMember("originalBytes", .int(text.utf8.count)),
+                    JSONMember("text", .string(cut.text)),
+                    JSONMember("exitCode", .int(Int(exit.rawValue)))
+                ]).rendered() + "\n")
         } else {
             Output.out(cut.text)
             if cut.wasCut {
-                Output.err("tokcount: \(path): cut to \(NumberFormat.grouped(cut.tokens)) tokens (limit \(NumberFormat.grouped(limit)), \(s.tokenizerName)) at a \(boundary.rawValue) boundary: kept \(NumberFormat.grouped(cut.bytes)) of \(NumberFormat.grouped(text.utf8.count)) bytes\n")
+                Output.err(
+                    "tokcount: \(path): cut to \(NumberFormat.grouped(cut.tokens)) tokens (limit \(NumberFormat.grouped(limit)), \(s.tokenizerName)) at a \(boundary.rawValue) boundary: kept \(NumberFormat.grouped(cut.bytes)) of \(NumberFormat.grouped(text.utf8.count)) bytes\n"
+                )
             }
         }
         return exit
@@ -47,8 +50,10 @@ enum Truncating {
 
 /// `--chat FILE --truncate N`: the oldest non-system messages dropped (the last one trimmed) until it fits.
 enum ChatTruncating {
-    static func run(_ outcomes: [ChatCounting.Outcome], counter: ConversationCounter, limit: Int, at boundary: TruncationBoundary,
-                    settings s: TokcountCommand.Settings) -> ExitCode {
+    static func run(
+        _ outcomes: [ChatCounting.Outcome], counter: ConversationCounter, limit: Int, at boundary: TruncationBoundary,
+        settings s: TokcountCommand.Settings
+    ) -> ExitCode {
         guard outcomes.count == 1 else {
             Output.err("tokcount: --chat with --truncate reads one conversation; \(outcomes.count) were given\n")
             return .usage
@@ -65,10 +70,13 @@ enum ChatTruncating {
             Output.err("tokcount: \(name): dropped messages[\(i)] (\(conversation.messages[i].role.rawValue))\n")
         }
         if let t = cut.trimmed {
-            Output.err("tokcount: \(name): trimmed messages[\(t.index)] (\(conversation.messages[t.index].role.rawValue)) from \(NumberFormat.grouped(t.from)) to \(NumberFormat.grouped(t.to)) content tokens\n")
+            Output.err(
+                "tokcount: \(name): trimmed messages[\(t.index)] (\(conversation.messages[t.index].role.rawValue)) from \(NumberFormat.grouped(t.from)) to \(NumberFormat.grouped(t.to)) content tokens\n"
+            )
         }
-        Output.err("tokcount: \(name): \(NumberFormat.grouped(cut.count.total)) prompt tokens (limit \(NumberFormat.grouped(limit)))"
-                   + (cut.fits ? "\n" : "; the system messages, tools and overhead alone exceed the limit\n"))
+        Output.err(
+            "tokcount: \(name): \(NumberFormat.grouped(cut.count.total)) prompt tokens (limit \(NumberFormat.grouped(limit)))"
+                + (cut.fits ? "\n" : "; the system messages, tools and overhead alone exceed the limit\n"))
         Output.out(cut.conversation.json.rendered() + "\n")
         if !cut.fits { return .inputFailed }
         return cut.wasCut ? .truncated : .ok
@@ -90,22 +98,27 @@ enum OffsetListing {
         }
         let bytes = Array(text.utf8)
         if s.json {
-            Output.out(OrderedJSON.object([
-                JSONMember("path", .string(path)),
-                JSONMember("tokenizer", .string(s.tokenizerName)),
-                JSONMember("tokens", .array(spans.map { span in
-                    .object([
-                        JSONMember("id", .int(span.id)),
-                        JSONMember("bytes", .array([.int(span.bytes.lowerBound), .int(span.bytes.upperBound)])),
-                        JSONMember("characters", .array([.int(span.characters.lowerBound), .int(span.characters.upperBound)])),
-                    ])
-                })),
-            ]).rendered() + "\n")
+            Output.out(
+                OrderedJSON.object([
+                    JSONMember("path", .string(path)),
+                    JSONMember("tokenizer", .string(s.tokenizerName)),
+                    JSONMember(
+                        "tokens",
+                        .array(
+                            spans.map { span in
+                                .object([
+                                    JSONMember("id", .int(span.id)),
+                                    JSONMember("bytes", .array([.int(span.bytes.lowerBound), .int(span.bytes.upperBound)])),
+                                    JSONMember("characters", .array([.int(span.characters.lowerBound), .int(span.characters.upperBound)]))
+                                ])
+                            }))
+                ]).rendered() + "\n")
         } else {
             var out = "id\tbytes\tcharacters\ttext\n"
             bytes.withUnsafeBufferPointer { buffer in
                 for span in spans {
-                    out += "\(span.id)\t\(span.bytes.lowerBound)..<\(span.bytes.upperBound)\t\(span.characters.lowerBound)..<\(span.characters.upperBound)\t"
+                    out +=
+                        "\(span.id)\t\(span.bytes.lowerBound)..<\(span.bytes.upperBound)\t\(span.characters.lowerBound)..<\(span.characters.upperBound)\t"
                         + TokenListing.quoted(UnsafeBufferPointer(rebasing: buffer[span.bytes])) + "\n"
                 }
             }

@@ -42,9 +42,10 @@ import TestSupport
         try process.run()
         process.waitUntilExit()
         let status = process.terminationStatus
-        return Run(status: status, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-                   stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self), seconds: Date().timeIntervalSince(start),
-                   killed: status == 124 || status == 137)
+        return Run(
+            status: status, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self), seconds: Date().timeIntervalSince(start),
+            killed: status == 124 || status == 137)
     }
 
     @Test func aSymbolicLinkLoopInAFolderIsReportedAndTheWalkEnds() throws {
@@ -81,7 +82,7 @@ import TestSupport
     @Test func aFIFOInAFolderIsSkippedNotWaitedOn() throws {
         let dir = try TempDir()
         try dir.write("tree/a.txt", "hello world")
-        #expect(mkfifo(dir.path("tree/pipe"), 0o600) == 0)   // no writer: opening it would block forever
+        #expect(mkfifo(dir.path("tree/pipe"), 0o600) == 0)  // no writer: opening it would block forever
         let r = try tokcount(["--json", "-e", "cl100k_base", dir.path("tree")], deadline: 20)
         #expect(!r.killed && r.status == 0)
         #expect(try Self.inputs(r).map { $0["path"] as? String } == [dir.path("tree/a.txt")])
@@ -131,7 +132,7 @@ import TestSupport
 
     @Test func aTextFileCutInsideACharacterIsCountedWithAWarning() throws {
         let dir = try TempDir()
-        let file = try dir.write("cut.txt", Data(Array("prix: 5 ".utf8) + [0xE2, 0x82]))   // "€" cut after two of its three bytes
+        let file = try dir.write("cut.txt", Data(Array("prix: 5 ".utf8) + [0xE2, 0x82]))  // "€" cut after two of its three bytes
         let r = try tokcount(["-e", "cl100k_base", file])
         #expect(r.status == 0)
         #expect(r.stderr.contains("\(file): invalid UTF-8 at byte offset 8"))

@@ -12,9 +12,10 @@ import TestSupport
 /// `max_tokens: 1`) and the count of `/apply-template` then `/tokenize`, and
 /// the rendered prompt is the server's, on every conversation. Starts the
 /// server itself; under CI=true a missing server fails (it is not skipped).
-@Suite("tokcount --chat on llama-server: SmolLM2's prompt tokens", .serialized,
-       .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-       .timeLimit(.minutes(30)))
+@Suite(
+    "tokcount --chat on llama-server: SmolLM2's prompt tokens", .serialized,
+    .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+    .timeLimit(.minutes(30)))
 struct ChatServerTests {
     static let tokcount = ToolRunner(tool: "tokcount")
 
@@ -39,13 +40,19 @@ struct ChatServerTests {
         ("system + user", #"[{"role": "system", "content": "You are terse."}, {"role": "user", "content": "Summarise: cats sleep a lot."}]"#),
         ("empty system", #"[{"role": "system", "content": ""}, {"role": "user", "content": "Hi"}]"#),
         ("developer role", #"[{"role": "developer", "content": "Answer in French."}, {"role": "user", "content": "One?"}]"#),
-        ("three turns, no system", #"[{"role": "user", "content": "Hi there"}, {"role": "assistant", "content": "Hello! How can I help?"}, {"role": "user", "content": "Tell me a joke."}]"#),
-        ("five turns with system", #"{"messages": [{"role": "system", "content": "Answer in French."}, {"role": "user", "content": "One?"}, {"role": "assistant", "content": "Un."}, {"role": "user", "content": "Two?"}, {"role": "assistant", "content": "Deux."}, {"role": "user", "content": "Three?"}]}"#),
+        (
+            "three turns, no system",
+            #"[{"role": "user", "content": "Hi there"}, {"role": "assistant", "content": "Hello! How can I help?"}, {"role": "user", "content": "Tell me a joke."}]"#
+        ),
+        (
+            "five turns with system",
+            #"{"messages": [{"role": "system", "content": "Answer in French."}, {"role": "user", "content": "One?"}, {"role": "assistant", "content": "Un."}, {"role": "user", "content": "Two?"}, {"role": "assistant", "content": "Deux."}, {"role": "user", "content": "Three?"}]}"#
+        ),
         ("special-token text", #"[{"role": "user", "content": "Write <|im_start|> and <|im_end|> and <|endoftext|> literally."}]"#),
         ("text parts", #"[{"role": "user", "content": [{"type": "text", "text": "First part."}, {"type": "text", "text": "Second part, café."}]}]"#),
         ("named user", #"{"model": "smollm2", "messages": [{"role": "user", "name": "ann", "content": "Who am I?"}]}"#),
         ("ends with assistant", #"[{"role": "user", "content": "Say yes."}, {"role": "assistant", "content": "Yes."}]"#),
-        ("long paragraph", "[{\"role\": \"user\", \"content\": \"\(String(repeating: "Token counting must be exact. ", count: 30))\"}]"),
+        ("long paragraph", "[{\"role\": \"user\", \"content\": \"\(String(repeating: "Token counting must be exact. ", count: 30))\"}]")
     ]
 
     /// The server's root URL (the client's base may end in /v1).
@@ -86,14 +93,17 @@ struct ChatServerTests {
                 let charged = try await client.complete(messages: [], maxTokens: 1, extra: [JSONMember("messages", messages)]).promptTokens
                 let applied = try await Self.post(http, root.appendingPathComponent("apply-template"), .object([JSONMember("messages", messages)]))
                 let prompt = applied["prompt"]?.stringValue ?? ""
-                let tokenized = try await Self.post(http, root.appendingPathComponent("tokenize"),
-                                                    .object([JSONMember("content", .string(prompt)), JSONMember("add_special", .bool(true)), JSONMember("parse_special", .bool(true))]))
+                let tokenized = try await Self.post(
+                    http, root.appendingPathComponent("tokenize"),
+                    .object([JSONMember("content", .string(prompt)), JSONMember("add_special", .bool(true)), JSONMember("parse_special", .bool(true))]))
                 let serverTokens = tokenized["tokens"]?.elements?.count
                 let ours = try counter.renderedPrompt(try Conversation(json: text))
                 let same = totals[k] != nil && totals[k] == charged && totals[k] == serverTokens && ours == prompt
                 if !same { mismatches += 1 }
                 compared += totals[k] ?? 0
-                rows.append("\(name): tokcount \(totals[k].map(String.init) ?? "none"), prompt_tokens \(charged.map(String.init) ?? "none"), /tokenize \(serverTokens.map(String.init) ?? "none"), prompt \(ours == prompt ? "same" : "differs: \(prompt.debugDescription) vs \(ours.debugDescription)")")
+                rows.append(
+                    "\(name): tokcount \(totals[k].map(String.init) ?? "none"), prompt_tokens \(charged.map(String.init) ?? "none"), /tokenize \(serverTokens.map(String.init) ?? "none"), prompt \(ours == prompt ? "same" : "differs: \(prompt.debugDescription) vs \(ours.debugDescription)")"
+                )
             }
             return (rows, mismatches, compared)
         }
@@ -113,13 +123,16 @@ struct ChatServerTests {
             .flatMap { $0.0...$0.1 }.compactMap(Unicode.Scalar.init)
         let text = Set(changed).sorted { $0.value < $1.value }.map { c in "a\(c)'S \(c)\(c)1 1\(c) '\(c)' A\(c)b \(c)ʕ\(c)x.\(c)!\n" }.joined()
         let ids = try await LlamaServer.withServer(window: 2048) { url in
-            let tokenized = try await Self.post(HTTPClient(timeout: 300), Self.root(url).appendingPathComponent("tokenize"),
-                                                .object([JSONMember("content", .string(text)), JSONMember("add_special", .bool(false))]))
+            let tokenized = try await Self.post(
+                HTTPClient(timeout: 300), Self.root(url).appendingPathComponent("tokenize"),
+                .object([JSONMember("content", .string(text)), JSONMember("add_special", .bool(false))]))
             return tokenized["tokens"]?.elements?.compactMap { $0.intValue } ?? []
         }
         let ours = tokenizer.encodeOrdinary(text)
         let firstDifference = zip(ours, ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ours.count, ids.count)
-        print("SmolLM2 vs llama-server /tokenize, characters changed since Unicode 15.0: \(changed.count) characters, \(ids.count) tokens, first difference at \(ours == ids ? "none" : String(firstDifference))")
+        print(
+            "SmolLM2 vs llama-server /tokenize, characters changed since Unicode 15.0: \(changed.count) characters, \(ids.count) tokens, first difference at \(ours == ids ? "none" : String(firstDifference))"
+        )
         #expect(ids.count > 10_000)
         #expect(ours == ids, "first difference at token \(firstDifference)")
     }

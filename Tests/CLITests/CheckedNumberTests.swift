@@ -16,8 +16,10 @@ import TestSupport
         return dir
     }
 
-    @Test(arguments: [["--reserve", "9223372036854775807"], ["--window", "9223372036854775807"], ["--window", "99999999999999M"],
-                      ["--truncate", "9223372036854775807"]])
+    @Test(arguments: [
+        ["--reserve", "9223372036854775807"], ["--window", "9223372036854775807"], ["--window", "99999999999999M"],
+        ["--truncate", "9223372036854775807"]
+    ])
     func aTokenCountPastTwoToTheFortyIsAUsageErrorNotATrap(option: [String]) throws {
         let dir = try text()
         let result = try tokcount.run(option + [dir.path("a.txt")])
@@ -95,7 +97,7 @@ import TestSupport
         ("records", "\"records\" is 5 but the histogram's counts add up to 500000"),
         ("fitting", "\"fitting\" is 3, more than its 2 records"),
         ("tokens", "\"tokens\" is 1000, more than the 10 its histogram's buckets hold at most"),
-        ("bytes", "3 bytes cannot hold 20 characters"),
+        ("bytes", "3 bytes cannot hold 20 characters")
     ])
     func mergeRefusesASummaryThatContradictsItself(field: String, message: String) throws {
         let good = try summaryLine()

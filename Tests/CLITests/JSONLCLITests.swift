@@ -19,8 +19,10 @@ import TokenKit
         }
     }
 
-    static let texts = ["Hello, world!", "Всеобщая декларация прав человека", "人人生而自由，在尊严和权利上一律平等。",
-                        "", "tabs\tand\nnew lines", String(repeating: "long text ", count: 3000), "emoji 👩‍👩‍👧‍👦 and <|endoftext|>"]
+    static let texts = [
+        "Hello, world!", "Всеобщая декларация прав человека", "人人生而自由，在尊严和权利上一律平等。",
+        "", "tabs\tand\nnew lines", String(repeating: "long text ", count: 3000), "emoji 👩‍👩‍👧‍👦 and <|endoftext|>"
+    ]
 
     func jsonl(_ texts: [String]) -> String {
         texts.enumerated().map { i, text in
@@ -63,16 +65,16 @@ import TokenKit
     @Test func badRecordsFailAloneAndTheRestGoOn() throws {
         var input = Data()
         let lines = [
-            #"{"id":1,"text":"fine"}"#,                       // 1
-            #"{"id":2,"text":"cut short"#,                     // 2 not JSON
-            #"[1,2]"#,                                         // 3 not an object
-            #"{"id":4}"#,                                      // 4 no text
-            #"{"id":5,"text":5}"#,                             // 5 not a string
-            #"{"id":6,"text":"\ud800 lone"}"#,                 // 6 lone high surrogate
-            #"{"id":7,"text":"\udc00"}"#,                      // 7 lone low surrogate
-            #"{"id":8,"text":"\ud83d\ude00 pair"}"#,           // 8 an escaped pair: counted
-            "",                                                // 9 blank: no record
-            #"{"id":10,"text":"crlf"}"# + "\r",                // 10 CRLF
+            #"{"id":1,"text":"fine"}"#,  // 1
+            #"{"id":2,"text":"cut short"#,  // 2 not JSON
+            #"[1,2]"#,  // 3 not an object
+            #"{"id":4}"#,  // 4 no text
+            #"{"id":5,"text":5}"#,  // 5 not a string
+            #"{"id":6,"text":"\ud800 lone"}"#,  // 6 lone high surrogate
+            #"{"id":7,"text":"\udc00"}"#,  // 7 lone low surrogate
+            #"{"id":8,"text":"\ud83d\ude00 pair"}"#,  // 8 an escaped pair: counted
+            "",  // 9 blank: no record
+            #"{"id":10,"text":"crlf"}"# + "\r"  // 10 CRLF
         ]
         for line in lines { input.append(contentsOf: Array(line.utf8) + [0x0A]) }
         input.append(contentsOf: Array(#"{"id":11,"text":"bad "#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8) + [0x0A])  // 11 invalid UTF-8
@@ -174,7 +176,8 @@ import TokenKit
         let dir = try TempDir()
         let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
         let rss = dir.path("rss")
-        let producer = #"{ printf '{"id":"a","text":"before"}\n{"id":"huge","text":"'; head -c 100000000 /dev/zero | tr '\0' a; "#
+        let producer =
+            #"{ printf '{"id":"a","text":"before"}\n{"id":"huge","text":"'; head -c 100000000 /dev/zero | tr '\0' a; "#
             + #"printf '"}\n'; yes '{"id":"s","text":"lorem ipsum dolor sit amet, consectetur adipiscing elit"}' | head -n 150000; }"#
         let errors = dir.path("errors")
         let r = try ToolRunner.runProgram("/bin/sh", ["-c", "\(producer) | /usr/bin/time -o \(rss) -f %M \(binary) --jsonl --summary - 2>\(errors)"])

@@ -31,7 +31,9 @@ struct PlanCLITests {
         let run = try Self.run(["corpora/prose/en.txt", "-m", "apple-on-device"])
         #expect(run.status == 0, "\(run.stderr)")
         let out = run.stdout
-        let order = ["context window", "− request overhead", "− instructions", "− output schema", "− response reserve", "= room for text", "Text:", "first words", "Map-reduce plan", "time"]
+        let order = [
+            "context window", "− request overhead", "− instructions", "− output schema", "− response reserve", "= room for text", "Text:", "first words", "Map-reduce plan", "time"
+        ]
         let positions = order.map { out.range(of: $0)?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil }, "\(out)")
         #expect(positions.compactMap { $0 }.sorted() == positions.compactMap { $0 }, "sections out of order:\n\(out)")

@@ -16,8 +16,10 @@ import TestSupport
         return dir
     }
 
-    @Test(arguments: [["plan", "doc.txt"], ["summarise", "doc.txt", "--backend", "openai"],
-                      ["summarise", "doc.txt", "--backend", "openai", "-m", "gpt-4o"], ["probe"]])
+    @Test(arguments: [
+        ["plan", "doc.txt"], ["summarise", "doc.txt", "--backend", "openai"],
+        ["summarise", "doc.txt", "--backend", "openai", "-m", "gpt-4o"], ["probe"]
+    ])
     func aServerNothingAnswersAtIsAnErrorWithItsOwnStatus(command: [String]) throws {
         let dir = try document()
         let url = "http://127.0.0.1:\(try ChildProcess.freePort())"

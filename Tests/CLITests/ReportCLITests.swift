@@ -25,8 +25,9 @@ struct ReportCLITests {
 
     @Test("ctxkit report regenerates the committed reports byte for byte, and --check finds a stale one")
     func reportIsReproducible() throws {
-        try Self.require(FileManager.default.fileExists(atPath: TestRepository.gguf.path),
-                         "the reference data (\(TestRepository.gguf.path)) is missing: run scripts/reference-data")
+        try Self.require(
+            FileManager.default.fileExists(atPath: TestRepository.gguf.path),
+            "the reference data (\(TestRepository.gguf.path)) is missing: run scripts/reference-data")
         let scratch = try TempDir()
         let written = try Self.ctxkit.run(["report", "--root", TestRepository.root.path, "--gguf", TestRepository.gguf.path, "--out", scratch.url.path])
         #expect(written.status == 0, "\(written.stderr)")
@@ -92,13 +93,14 @@ struct ReportCLITests {
         #expect(run.stdout.contains("Reused session: overflows at turn 5: 4,172 sent + 150 answer = 4,322 of 4,096 tokens"))
         #expect(run.stdout.contains("Fresh session per request: every turn fits"))
         let csv = try Self.ctxkit.run(["transcript", "-d", "700", "-a", "150", "-n", "3", "--window", "8192", "-m", "gpt-4", "--csv"])
-        #expect(csv.stdout == """
-        turn,messages,reused_sent,reused_window,reused_cumulative,fresh_sent,fresh_window,fresh_cumulative,window
-        1,1,706,856,706,706,856,706,8192
-        2,3,1562,1712,2268,706,856,1412,8192
-        3,5,2418,2568,4686,706,856,2118,8192
+        #expect(
+            csv.stdout == """
+                turn,messages,reused_sent,reused_window,reused_cumulative,fresh_sent,fresh_window,fresh_cumulative,window
+                1,1,706,856,706,706,856,706,8192
+                2,3,1562,1712,2268,706,856,1412,8192
+                3,5,2418,2568,4686,706,856,2118,8192
 
-        """)
+                """)
         let scratch = try TempDir()
         let document = try scratch.write("doc.txt", "The harbour sensor logged the water level every ten minutes.")
         let fromFile = try Self.ctxkit.run(["transcript", "-d", document, "-a", "20", "-n", "2", "-m", "gpt-4", "--csv"])
@@ -107,9 +109,10 @@ struct ReportCLITests {
         #expect(bad.status == 2 && bad.stderr.contains("neither a number of tokens nor an existing file"))
     }
 
-    @Test("ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses",
-          .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-          .timeLimit(.minutes(30)))
+    @Test(
+        "ctxkit transcript --url shows a real server's prompt_tokens growing turn by turn until it refuses",
+        .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+        .timeLimit(.minutes(30)))
     func liveServer() async throws {
         // Small sizes: SmolLM2 on two busy cores reads a prompt at roughly 15 tokens a second.
         let run = try await LlamaServer.withServer(window: 512) { server in

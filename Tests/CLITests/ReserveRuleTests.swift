@@ -48,7 +48,8 @@ import TestSupport
     }
 
     /// Profiles with a 1,000-token window, one without a reserve of its own and one with 200.
-    static let smallProfiles = #"{"profiles": [{"name": "small", "contextWindow": 1000, "tokenizer": {"encoding": "cl100k_base"}}, "#
+    static let smallProfiles =
+        #"{"profiles": [{"name": "small", "contextWindow": 1000, "tokenizer": {"encoding": "cl100k_base"}}, "#
         + #"{"name": "small-reserved", "contextWindow": 1000, "defaultReserve": 200, "tokenizer": {"encoding": "cl100k_base"}}]}"#
 
     @Test(arguments: [
@@ -57,7 +58,7 @@ import TestSupport
         (["-m", "small"], 250),
         (["-m", "small-reserved"], 200),
         (["-m", "apple-on-device", "--reserve", "300"], 300),
-        (["-m", "gpt-4", "--reserve", "0"], 0),
+        (["-m", "gpt-4", "--reserve", "0"], 0)
     ])
     func everyToolKeepsTheSameReserveAndRoom(options: [String], reserve: Int) throws {
         let scratch = try TempDir()

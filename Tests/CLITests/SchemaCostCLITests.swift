@@ -10,7 +10,6 @@ import Testing
         var stderr: String
     }
 
-
     /// The executable next to the test bundle (SwiftPM builds every product
     /// into the same folder), or `SCHEMA_COST` when set.
     static func executable() throws -> URL {
@@ -211,7 +210,8 @@ import Testing
     }
 
     @Test func aToolWhoseNameIsNotALiteralExits16WithLineAndColumn() throws {
-        let path = try Self.file("Bad.swift", "struct T: Tool {\n    let name = prefix + \"x\"\n    let description = \"d\"\n    @Generable struct Arguments { var a: String }\n}\n")
+        let path = try Self.file(
+            "Bad.swift", "struct T: Tool {\n    let name = prefix + \"x\"\n    let description = \"d\"\n    @Generable struct Arguments { var a: String }\n}\n")
         let run = try Self.run([path])
         #expect(run.status == 16)
         #expect(run.stderr.contains("Bad.swift: 2:16: tool T: its `name` is not a string literal"))

@@ -19,9 +19,10 @@ import TestSupport
         return path
     }
 
-    @Test("every call's planned prompt tokens are what the server charged: no overflow, no replan, no failure",
-          .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-          .timeLimit(.minutes(40)))
+    @Test(
+        "every call's planned prompt tokens are what the server charged: no overflow, no replan, no failure",
+        .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+        .timeLimit(.minutes(40)))
     func summariseIsPlannedExactlyForTheServer() async throws {
         let scratch = try TempDir()
         let file = try Self.document(in: scratch)

@@ -24,7 +24,8 @@ import Testing
         }
         let java = try? ChildProcess.run("/usr/bin/env", ["java", "-version"])
         guard java?.status == 0 else {
-            return .failure(ChildProcessError(message: "no Java runtime (`java -version` fails): PySpark needs Java 17 or later; on Debian: apt-get install openjdk-17-jre-headless"))
+            return .failure(
+                ChildProcessError(message: "no Java runtime (`java -version` fails): PySpark needs Java 17 or later; on Debian: apt-get install openjdk-17-jre-headless"))
         }
         let pyspark = try? ChildProcess.run(python.path, ["-c", "import pyspark"])
         guard pyspark?.status == 0 else {
@@ -35,8 +36,12 @@ import Testing
 
     /// Runs a script of examples/spark with Spark on the loopback only; throws with its output when it fails.
     func run(_ python: URL, _ script: String, _ arguments: [String]) throws -> String {
-        let result = try ChildProcess.run("/usr/bin/env", ["SPARK_LOCAL_IP=127.0.0.1", "PYSPARK_PYTHON=\(python.path)",
-                                                           python.path, spark.appendingPathComponent(script).path] + arguments)
+        let result = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "SPARK_LOCAL_IP=127.0.0.1", "PYSPARK_PYTHON=\(python.path)",
+                python.path, spark.appendingPathComponent(script).path
+            ] + arguments)
         guard result.status == 0 else { throw ChildProcessError(message: "\(script) exited \(result.status):\n\(result.output.suffix(3000))") }
         return result.output
     }
@@ -52,8 +57,7 @@ import Testing
         switch Self.prerequisites() {
         case .success(let found): python = found
         case .failure(let missing):
-            if TestRepository.isCI { Issue.record("the Spark test cannot run: \(missing.message)") }
-            else { print("SparkJobTests: not run: \(missing.message)") }
+            if TestRepository.isCI { Issue.record("the Spark test cannot run: \(missing.message)") } else { print("SparkJobTests: not run: \(missing.message)") }
             return
         }
         let dir = try TempDir()
@@ -63,10 +67,18 @@ import Testing
         let (made, log, summaryLog) = try await offThePool { [self] in
             let made = try run(python, "make_dataset.py", [dataset, "--records", "\(Self.records)", "--malformed-at", "\(Self.malformedAt)"])
             _ = try run(python, "reference_counts.py", [dataset, "o200k_base", reference.path])
-            let log = try run(python, "count_tokens.py", [dataset, "--master", "local[2]", "--partitions", "3",
-                                                          "--tokcount", tokcount, "--results", counted.path])
-            let summaryLog = try run(python, "summarise_tokens.py", [dataset, "--master", "local[2]", "--partitions", "5",
-                                                                     "--tokcount", tokcount, "--results", summary.path])
+            let log = try run(
+                python, "count_tokens.py",
+                [
+                    dataset, "--master", "local[2]", "--partitions", "3",
+                    "--tokcount", tokcount, "--results", counted.path
+                ])
+            let summaryLog = try run(
+                python, "summarise_tokens.py",
+                [
+                    dataset, "--master", "local[2]", "--partitions", "5",
+                    "--tokcount", tokcount, "--results", summary.path
+                ])
             return (made, log, summaryLog)
         }
         #expect(made.contains("20400 records in 387 languages"))

@@ -122,7 +122,7 @@ import Testing
         (["x.md", "--url", "http://localhost:1"], 2, "--url is for --backend openai"),
         (["x.md", "--backend", "magic"], 2, "must be one of extractive, openai"),
         (["x.md", "--greedy", "--top-k", "5"], 2, "choose one of --greedy"),
-        (["/no/such/file.md"], 1, "no such file"),
+        (["/no/such/file.md"], 1, "no such file")
     ])
     func mistakesAreExplained(arguments: [String], status: Int32, message: String) throws {
         let out = try ctxkit.run(["summarise"] + arguments)
@@ -149,8 +149,9 @@ import Testing
         let dir = try TempDir()
         let doc = try Self.document(pages: 2, in: dir)
         let state = dir.path("state")
-        let out = try ctxkit.run(["summarise", doc, "--backend", "openai", "--url", url, "--server-model", "ok", "-m", "gpt-4o", "--json"],
-                                 environment: ["XDG_STATE_HOME": state])
+        let out = try ctxkit.run(
+            ["summarise", doc, "--backend", "openai", "--url", url, "--server-model", "ok", "-m", "gpt-4o", "--json"],
+            environment: ["XDG_STATE_HOME": state])
         #expect(out.status == 0, "\(out.stderr)")
         let json = try out.json()
         #expect((json["summary"] as? [String: Any])?["headline"] as? String == "Keepers tend the northern light")

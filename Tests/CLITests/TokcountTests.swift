@@ -337,7 +337,7 @@ import TokenKit
             (["--reserve", "-5"], "--reserve wants a whole number"),
             (["--encoding"], "--encoding needs a value"),
             (["--jsn"], "did you mean '--json'?"),
-            (["--decode", "--ids"], "--decode turns ids into text"),
+            (["--decode", "--ids"], "--decode turns ids into text")
         ]
         for (args, message) in cases {
             let r = try tokcount.run(args)
@@ -379,7 +379,8 @@ import TokenKit
         #expect(text.status == 1, "\(text.stderr)")
         let shown = text.stdout.split(separator: "\n").compactMap { line in expected.first { line.hasSuffix("  \($0)") || line.contains("  \($0) (") } }
         #expect(shown == expected, "\(text.stdout)")
-        #expect(text.stderr.split(separator: "\n").compactMap { line in [missing, "\(folder)/2.txt", "/dev/zero"].first { line.hasPrefix("tokcount: \($0):") } }
+        #expect(
+            text.stderr.split(separator: "\n").compactMap { line in [missing, "\(folder)/2.txt", "/dev/zero"].first { line.hasPrefix("tokcount: \($0):") } }
                 == [missing, "\(folder)/2.txt", "/dev/zero"], "\(text.stderr)")
     }
 
@@ -432,8 +433,10 @@ import TokenKit
         #expect(Array(json.keys).sorted() == ["exitCode", "inputs", "profile", "schemaVersion", "special", "tool", "total", "version", "warnings"])
         #expect(json["schemaVersion"] as? Int == 1)
         let input = (json["inputs"] as! [[String: Any]])[0]
-        for key in ["path", "status", "reason", "tokens", "estimated", "errorBar", "tokenizerTokens", "characters", "bytes", "lines",
-                    "charactersPerToken", "cjkCharacters", "firstInvalidUTF8Offset", "specialTokenStrings", "fit"] {
+        for key in [
+            "path", "status", "reason", "tokens", "estimated", "errorBar", "tokenizerTokens", "characters", "bytes", "lines",
+            "charactersPerToken", "cjkCharacters", "firstInvalidUTF8Offset", "specialTokenStrings", "fit"
+        ] {
             #expect(input.keys.contains(key), "\(key)")
         }
         let fit = input["fit"] as! [String: Any]
@@ -509,7 +512,8 @@ import TokenKit
         let dir = try TempDir()
         let small = try dir.write("small.txt", "hello world\n")
         let binary = ToolRunner.productsDirectory.appendingPathComponent("tokcount").path
-        let script = "ulimit -v 1200000; { printf 'one\\ntwo\\n'; head -c 629145600 /dev/zero | tr '\\0' a; } | \(binary) -e cl100k_base --window 1000m --json - \(small) 2>\(dir.path("err"))"
+        let script =
+            "ulimit -v 1200000; { printf 'one\\ntwo\\n'; head -c 629145600 /dev/zero | tr '\\0' a; } | \(binary) -e cl100k_base --window 1000m --json - \(small) 2>\(dir.path("err"))"
         let r = try ToolRunner.runProgram("/bin/sh", ["-c", script])
         #expect(r.status == 1)
         let stderr = try String(contentsOfFile: dir.path("err"), encoding: .utf8)

@@ -17,8 +17,9 @@ struct ToolRunner {
                 return try JSONSerialization.jsonObject(with: stdoutBytes) as? [String: Any] ?? [:]
             } catch {
                 let text = String(decoding: stdoutBytes, as: UTF8.self)
-                throw ChildProcessError(message: "standard output is not JSON (\(error)); exit \(status); \(stdoutBytes.count) bytes: "
-                                        + "\(text.prefix(400)) … \(text.suffix(400))")
+                throw ChildProcessError(
+                    message: "standard output is not JSON (\(error)); exit \(status); \(stdoutBytes.count) bytes: "
+                        + "\(text.prefix(400)) … \(text.suffix(400))")
             }
         }
     }
@@ -64,8 +65,9 @@ struct ToolRunner {
         try process.run()
         process.waitUntilExit()
         let outData = try Data(contentsOf: out)
-        return Output(stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
-                      status: process.terminationStatus, stdoutBytes: outData)
+        return Output(
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self),
+            status: process.terminationStatus, stdoutBytes: outData)
     }
 }

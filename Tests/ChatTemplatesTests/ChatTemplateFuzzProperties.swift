@@ -12,16 +12,33 @@ enum ChatTemplateFuzzProperties {
         "messages": .array([
             .object([("role", .string("system")), ("content", .string("Be brief."))]),
             .object([("role", .string("user")), ("content", .string("Hi 👋 <|im_start|>")), ("name", .string("ann"))]),
-            .object([("role", .string("assistant")), ("content", .string("")),
-                     ("tool_calls", .array([.object([("id", .string("c1")), ("type", .string("function")),
-                                                      ("function", .object([("name", .string("f")), ("arguments", .object([("x", .int(1))]))]))])]))]),
+            .object([
+                ("role", .string("assistant")), ("content", .string("")),
+                (
+                    "tool_calls",
+                    .array([
+                        .object([
+                            ("id", .string("c1")), ("type", .string("function")),
+                            ("function", .object([("name", .string("f")), ("arguments", .object([("x", .int(1))]))]))
+                        ])
+                    ])
+                )
+            ]),
             .object([("role", .string("tool")), ("content", .string("42")), ("tool_call_id", .string("c1"))]),
-            .object([("role", .string("assistant")), ("content", .string("e\u{301} done"))]),
+            .object([("role", .string("assistant")), ("content", .string("e\u{301} done"))])
         ]),
-        "tools": .array([.object([("type", .string("function")), ("function", .object([
-            ("name", .string("f")), ("description", .string("Does f.")),
-            ("parameters", .object([("type", .string("object")), ("properties", .object([("x", .object([("type", .string("integer"))]))]))])),
-        ]))])]),
+        "tools": .array([
+            .object([
+                ("type", .string("function")),
+                (
+                    "function",
+                    .object([
+                        ("name", .string("f")), ("description", .string("Does f.")),
+                        ("parameters", .object([("type", .string("object")), ("properties", .object([("x", .object([("type", .string("integer"))]))]))]))
+                    ])
+                )
+            ])
+        ])
     ]
 
     /// Small limits, so a hostile template fails in milliseconds (the fuzzer

@@ -16,7 +16,7 @@ struct ChatTemplateFuzzRegressionTests {
         "{% set ns = namespace(l=[]) %}{% for i in range(100000) %}{% set ns.l = [ns.l] %}{% endfor %}{{ ns.l }}",
         String(repeating: "{% if true %}", count: 2000) + String(repeating: "{% endif %}", count: 2000),
         String(repeating: "(", count: 5000) + "1" + String(repeating: ")", count: 5000),
-        "{% for m in messages %}{% for n in messages %}{{ m.content ~ n.content }}{% endfor %}{% endfor %}{{ tools | tojson }}",
+        "{% for m in messages %}{% for n in messages %}{{ m.content ~ n.content }}{% endfor %}{% endfor %}{{ tools | tojson }}"
     ]
 
     @Test("kept and hand-written templates keep their property")

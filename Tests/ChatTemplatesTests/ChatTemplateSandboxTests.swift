@@ -83,7 +83,8 @@ struct ChatTemplateSandboxTests {
 
     @Test func extremeStepsPickTheRightItemsWithoutOverflow() throws {
         #expect(try Self.rendered("{{ 'abc'[::9223372036854775807] }}{{ 'abc'[::-9223372036854775807 - 1] }}") == "ac")
-        #expect(try Self.rendered("{{ range(-9223372036854775807 - 1, 9223372036854775807, 9223372036854775807) }}")
+        #expect(
+            try Self.rendered("{{ range(-9223372036854775807 - 1, 9223372036854775807, 9223372036854775807) }}")
                 == "[-9223372036854775808, -1, 9223372036854775806]")
     }
 
@@ -110,16 +111,20 @@ struct ChatTemplateSandboxTests {
     @Test func doublingAStringWithReplaceStopsAtTheLimit() throws {
         // A 1 MiB limit keeps the test quick; the default (64 MiB and up) stops the same way at 2^27 bytes.
         let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 24)
-        let method = try Self.failure("{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s|length }}",
-                                      limits: limits)
-        #expect(method.hasPrefix("line 1: replace(\"x\", \"xx\") on \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" would build a string of 2097152 bytes, more than the limit of 1048576 bytes"))
-        let filter = try Self.failure("{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s|replace('x', 'xx') %}{% endfor %}",
-                                      limits: limits)
+        let method = try Self.failure(
+            "{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s.replace('x', 'xx') %}{% endfor %}{{ ns.s|length }}",
+            limits: limits)
+        #expect(
+            method.hasPrefix("line 1: replace(\"x\", \"xx\") on \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" would build a string of 2097152 bytes, more than the limit of 1048576 bytes"))
+        let filter = try Self.failure(
+            "{% set ns = namespace(s='x') %}{% for i in range(30) %}{% set ns.s = ns.s|replace('x', 'xx') %}{% endfor %}",
+            limits: limits)
         #expect(filter.contains("would build a string of 2097152 bytes"))
     }
 
     @Test func replaceFollowsPython() throws {
-        #expect(try Self.rendered("{{ 'aaa'.replace('a', 'b', 2) }} {{ 'ab'.replace('', '-') }} {{ 'ééé'|replace('é', 'e') }} {{ 'abab'.replace('ab', '') }}")
+        #expect(
+            try Self.rendered("{{ 'aaa'.replace('a', 'b', 2) }} {{ 'ab'.replace('', '-') }} {{ 'ééé'|replace('é', 'e') }} {{ 'abab'.replace('ab', '') }}")
                 == "bba -a-b- eee ")
     }
 
@@ -129,22 +134,25 @@ struct ChatTemplateSandboxTests {
     }
 
     @Test func evaluationStepsAreLimited() throws {
-        let message = try Self.failure("{% for i in range(100) %}{{ i + i + i }}{% endfor %}",
-                                       limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 200))
+        let message = try Self.failure(
+            "{% for i in range(100) %}{{ i + i + i }}{% endfor %}",
+            limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 200))
         #expect(message.hasPrefix("line 1: the template took more than 200 steps"))
     }
 
     @Test func readingALongStringOverAndOverRunsOutOfSteps() throws {
         // Each |upper reads the 1 MB string: 3,906 steps, so the 26th passes 100,000.
-        let message = try Self.failure("{% set s = 'x' * 1000000 %}{% for i in range(1000) %}{% if s|upper %}{% endif %}{% endfor %}",
-                                       limits: ChatTemplateLimits(outputBytes: 1 << 21, iterations: 10_000, steps: 100_000))
+        let message = try Self.failure(
+            "{% set s = 'x' * 1000000 %}{% for i in range(1000) %}{% if s|upper %}{% endif %}{% endfor %}",
+            limits: ChatTemplateLimits(outputBytes: 1 << 21, iterations: 10_000, steps: 100_000))
         #expect(message.hasPrefix("line 1: the template took more than 100000 steps"))
     }
 
     @Test func walkingALongListOverAndOverRunsOutOfSteps() throws {
         // Each `in` walks 10,000 items: 312 steps, so the 33rd passes 10,000.
-        let message = try Self.failure("{% set a = range(10000) %}{% for i in range(1000) %}{% if -1 in a %}{% endif %}{% endfor %}",
-                                       limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 20_000, steps: 10_000))
+        let message = try Self.failure(
+            "{% set a = range(10000) %}{% for i in range(1000) %}{% if -1 in a %}{% endif %}{% endfor %}",
+            limits: ChatTemplateLimits(outputBytes: 1 << 20, iterations: 20_000, steps: 10_000))
         #expect(message.hasPrefix("line 1: the template took more than 10000 steps"))
     }
 
@@ -168,8 +176,9 @@ struct ChatTemplateSandboxTests {
         // Before: 900,000 levels, then SIGSEGV freeing them.
         let message = try Self.failure("{% set ns = namespace(a=[]) %}{% for i in range(900000) %}{% set ns.a = [ns.a] %}{% endfor %}{{ ns.a|length }}")
         #expect(message.hasPrefix("line 1: a list literal would nest lists and dicts more than 512 deep"))
-        #expect(try Self.failure("{% set ns = namespace(a={}) %}{% for i in range(1000) %}{% set ns.a = {'k': ns.a} %}{% endfor %}")
-            .hasPrefix("line 1: a dict literal would nest lists and dicts more than 512 deep"))
+        #expect(
+            try Self.failure("{% set ns = namespace(a={}) %}{% for i in range(1000) %}{% set ns.a = {'k': ns.a} %}{% endfor %}")
+                .hasPrefix("line 1: a dict literal would nest lists and dicts more than 512 deep"))
     }
 
     @Test func deepNestingIsRefusedWhenTheTemplateIsRead() {
@@ -195,7 +204,8 @@ struct ChatTemplateSandboxTests {
 
     @Test func stringsAreIndexedAndCountedByCodePointAsInPython() throws {
         // "e" and a combining acute accent: one character on screen, two code points in Python.
-        #expect(try ChatTemplate("{{ s|length }} {{ s[1:] == s[-1] }} {{ s[::-1]|length }}")
-            .render(messages: [], extra: ["s": .string("e\u{301}")]) == "2 True 2")
+        #expect(
+            try ChatTemplate("{{ s|length }} {{ s[1:] == s[-1] }} {{ s[::-1]|length }}")
+                .render(messages: [], extra: ["s": .string("e\u{301}")]) == "2 True 2")
     }
 }

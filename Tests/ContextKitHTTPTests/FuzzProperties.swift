@@ -21,7 +21,7 @@ enum ContextKitHTTPFuzzProperties {
         let splits: [(String, [ArraySlice<UInt8>])] = [
             ("whole", [bytes[...]]),
             ("byte by byte", bytes.indices.map { bytes[$0...$0] }),
-            ("\(step)-byte reads", stride(from: 0, to: bytes.count, by: step).map { bytes[$0..<min($0 + step, bytes.count)] }),
+            ("\(step)-byte reads", stride(from: 0, to: bytes.count, by: step).map { bytes[$0..<min($0 + step, bytes.count)] })
         ]
         for (name, chunks) in splits {
             var parser = ServerSentEventParser()
@@ -30,7 +30,8 @@ enum ContextKitHTTPFuzzProperties {
             parsed.lastEventID = parser.lastEventID
             parsed.reconnectionTime = parser.reconnectionTime
             if parsed != expected {
-                return "\(name): \(parsed.events.count) events (id \(parsed.lastEventID.debugDescription), retry \(String(describing: parsed.reconnectionTime))), the rules give \(expected.events.count) (id \(expected.lastEventID.debugDescription), retry \(String(describing: expected.reconnectionTime)))"
+                return
+                    "\(name): \(parsed.events.count) events (id \(parsed.lastEventID.debugDescription), retry \(String(describing: parsed.reconnectionTime))), the rules give \(expected.events.count) (id \(expected.lastEventID.debugDescription), retry \(String(describing: expected.reconnectionTime)))"
             }
         }
         return nil

@@ -10,7 +10,7 @@ import Testing
 struct FuzzRegressionTests {
     static let handWritten: [[UInt8]] = [
         [], [0x0D], [0x0D, 0x0A, 0x0D], Array("data: a\r\r\ndata: b\n\n".utf8), [0xEF, 0xBB, 0xBF] + Array("data:x\n\n".utf8),
-        Array("id: a\u{0}b\ndata: x\n\nretry: 99999999999999999999999\n\n".utf8), Array("data".utf8) + [0x0A, 0x0A, 0xFF, 0x0A, 0x0A],
+        Array("id: a\u{0}b\ndata: x\n\nretry: 99999999999999999999999\n\n".utf8), Array("data".utf8) + [0x0A, 0x0A, 0xFF, 0x0A, 0x0A]
     ]
 
     @Test("kept and hand-written streams keep their property")

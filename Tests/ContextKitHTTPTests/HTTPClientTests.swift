@@ -75,8 +75,12 @@ import TestSupport
         let url = server.url
         let retry = RetryPolicy(maxRetries: 3, delay: .milliseconds(1), deadline: .now + .seconds(60))
         let failure = await failure { _ = try await client.open(client.request(url), retry: retry) }
-        #expect(failure == .status(HTTPStatusFailure(status: 429, body: "slow", retryAfter: "3600",
-                                                     abandonedRetry: .init(wait: .seconds(3600), askedByServer: true))))
+        #expect(
+            failure
+                == .status(
+                    HTTPStatusFailure(
+                        status: 429, body: "slow", retryAfter: "3600",
+                        abandonedRetry: .init(wait: .seconds(3600), askedByServer: true))))
         #expect(server.requests.count == 1)
     }
 

@@ -26,11 +26,13 @@ import Testing
         #expect(policy.wait(after: failure(503), attempt: 3, now: now) == nil)
     }
 
-    @Test("Retry-After is whole seconds or an HTTP date", arguments: [
-        ("2", Duration.seconds(2)), (" 120 ", .seconds(120)), ("99999999999999999999999", .seconds(Int64.max)),
-        ("Mon, 30 Nov 2026 12:00:30 GMT", .seconds(30)), ("Monday, 30-Nov-26 12:01:00 GMT", .seconds(60)),
-        ("Mon Nov 30 12:00:05 2026", .seconds(5)), ("Mon, 30 Nov 2026 11:00:00 GMT", .zero),
-    ])
+    @Test(
+        "Retry-After is whole seconds or an HTTP date",
+        arguments: [
+            ("2", Duration.seconds(2)), (" 120 ", .seconds(120)), ("99999999999999999999999", .seconds(Int64.max)),
+            ("Mon, 30 Nov 2026 12:00:30 GMT", .seconds(30)), ("Monday, 30-Nov-26 12:01:00 GMT", .seconds(60)),
+            ("Mon Nov 30 12:00:05 2026", .seconds(5)), ("Mon, 30 Nov 2026 11:00:00 GMT", .zero)
+        ])
     func retryAfter(value: String, wait: Duration) {
         #expect(RetryPolicy.delay(fromRetryAfter: value, now: now) == wait)
     }

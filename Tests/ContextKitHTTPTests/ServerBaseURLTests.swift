@@ -3,8 +3,10 @@ import Testing
 @testable import ContextKitHTTP
 
 @Suite struct ServerBaseURLTests {
-    static let forms = ["http://127.0.0.1:8080", "http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1/",
-                        "http://127.0.0.1:8080/v1/chat/completions"]
+    static let forms = [
+        "http://127.0.0.1:8080", "http://127.0.0.1:8080/", "http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1/",
+        "http://127.0.0.1:8080/v1/chat/completions"
+    ]
 
     func server(_ url: String) -> ServerBaseURL { ServerBaseURL(URL(string: url)!) }
 

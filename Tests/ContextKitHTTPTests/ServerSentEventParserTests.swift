@@ -16,19 +16,21 @@ import Testing
     }
 
     @Test func dataLinesAreJoinedAndDispatchedOnABlankLine() {
-        #expect(events("data: one\ndata: two\n\ndata: three\n\n") == [
-            ServerSentEvent(data: "one\ntwo"), ServerSentEvent(data: "three"),
-        ])
+        #expect(
+            events("data: one\ndata: two\n\ndata: three\n\n") == [
+                ServerSentEvent(data: "one\ntwo"), ServerSentEvent(data: "three")
+            ])
     }
 
     @Test func everySplitOfTheStreamGivesTheSameEvents() {
         let stream = "\u{FEFF}: comment\r\nevent: delta\r\ndata: {\"a\":\"é😀\"}\r\nid: 7\r\n\r\ndata:x\rdata: y\r\rretry: 1500\n\ndata\n\n"
         let whole = events(stream)
-        #expect(whole == [
-            ServerSentEvent(type: "delta", data: "{\"a\":\"é😀\"}", lastEventID: "7"),
-            ServerSentEvent(data: "x\ny", lastEventID: "7"),
-            ServerSentEvent(data: "", lastEventID: "7"),
-        ])
+        #expect(
+            whole == [
+                ServerSentEvent(type: "delta", data: "{\"a\":\"é😀\"}", lastEventID: "7"),
+                ServerSentEvent(data: "x\ny", lastEventID: "7"),
+                ServerSentEvent(data: "", lastEventID: "7")
+            ])
         for step in 1...9 { #expect(events(stream, splitEvery: step) == whole, "split every \(step) bytes") }
     }
 

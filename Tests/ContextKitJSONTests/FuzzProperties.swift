@@ -11,7 +11,7 @@ import Foundation
 enum ContextKitJSONFuzzProperties {
     static let writers = [
         JSONWriter(style: .compact(escapingSlashes: true)), JSONWriter(style: .compact(escapingSlashes: false)),
-        JSONWriter(style: .spaced), JSONWriter(style: .pretty), JSONWriter(style: .pretty, escapingInvisible: true),
+        JSONWriter(style: .spaced), JSONWriter(style: .pretty), JSONWriter(style: .pretty, escapingInvisible: true)
     ]
 
     /// Any bytes: the reader refuses them at a position inside the input, or

@@ -25,7 +25,7 @@ import Testing
         #"{"b": 2, "model": true }"#,
         #"{"model": [], "model": {}, "b": "model"}"#,
         #"{"b": {"model": 1}}"#,
-        "\u{FEFF}{ \"model\" : [ [ ] , { } ] , \"b\" : 1 }",
+        "\u{FEFF}{ \"model\" : [ [ ] , { } ] , \"b\" : 1 }"
     ])
     func omitsOneTopLevelMember(_ text: String) throws {
         let full = try JSONParser.parse(text)
@@ -72,7 +72,7 @@ import Testing
         ("[\"\\udc00\"]", 1, 9, 8, "lone low surrogate \\uDC00"),
         ("[\"\\ud800\\u0041\"]", 1, 15, 14, "\\uD800 must be followed by a low surrogate (\\uDC00-\\uDFFF), not \\u0041"),
         ("[\"a\u{01}b\"]", 1, 4, 3, "control character U+0001 inside a string"),
-        ("[1]\u{FEFF}", 1, 4, 3, "unexpected '\u{FEFF}' after the end of the JSON value"),
+        ("[1]\u{FEFF}", 1, 4, 3, "unexpected '\u{FEFF}' after the end of the JSON value")
     ])
     func reportsWhereAndWhatWasExpected(text: String, line: Int, column: Int, byteOffset: Int, reason: String) {
         #expect {
@@ -98,8 +98,9 @@ import Testing
 
     @Test func numbersKeepTheirTextWithinADoublesRange() throws {
         let big = "123456789012345678901234567890"
-        #expect(try JSONParser.parse("[\(big), -0, -0.0e-0, 1E3, 1e-400, 5e-324]")
-            == .array([.number(big), .number("-0"), .number("-0.0e-0"), .number("1E3"), .number("1e-400"), .number("5e-324")]))
+        #expect(
+            try JSONParser.parse("[\(big), -0, -0.0e-0, 1E3, 1e-400, 5e-324]")
+                == .array([.number(big), .number("-0"), .number("-0.0e-0"), .number("1E3"), .number("1e-400"), .number("5e-324")]))
         let largest = "1" + String(repeating: "0", count: 308)
         #expect(try JSONParser.parse(largest) == .number(largest))
         #expect(throws: JSONParseError.self) { try JSONParser.parse(largest + "0") }

@@ -6,18 +6,19 @@ import Testing
 @Suite struct JSONWriterTests {
     static let writers = [
         JSONWriter(style: .compact(escapingSlashes: true)), JSONWriter(style: .compact(escapingSlashes: false)),
-        JSONWriter(style: .spaced), JSONWriter(style: .pretty, escapingInvisible: true),
+        JSONWriter(style: .spaced), JSONWriter(style: .pretty, escapingInvisible: true)
     ]
 
     let value = OrderedJSON.object([
         JSONMember("url", .string("a/b")),
         JSONMember("list", .array([.number("1"), .number("2.50"), .null, .bool(true)])),
-        JSONMember("text", .string("quote \" backslash \\ line\nbell \u{07}")),
+        JSONMember("text", .string("quote \" backslash \\ line\nbell \u{07}"))
     ])
 
     @Test func compactLikeJSONEncoderEscapesSlashes() {
-        #expect(JSONWriter(style: .compact(escapingSlashes: true)).write(value)
-            == #"{"url":"a\/b","list":[1,2.50,null,true],"text":"quote \" backslash \\ line\nbell \u0007"}"#)
+        #expect(
+            JSONWriter(style: .compact(escapingSlashes: true)).write(value)
+                == #"{"url":"a\/b","list":[1,2.50,null,true],"text":"quote \" backslash \\ line\nbell \u0007"}"#)
     }
 
     @Test func compactWithoutSlashEscapes() {
@@ -25,8 +26,9 @@ import Testing
     }
 
     @Test func spacedLikePythonJSONDumps() {
-        #expect(JSONWriter(style: .spaced).write(.object([JSONMember("a", .array([.number("1"), .number("2")]))]))
-            == #"{"a": [1, 2]}"#)
+        #expect(
+            JSONWriter(style: .spaced).write(.object([JSONMember("a", .array([.number("1"), .number("2")]))]))
+                == #"{"a": [1, 2]}"#)
     }
 
     @Test func roundTripsThroughTheParser() throws {
@@ -37,8 +39,9 @@ import Testing
     @Test func quotedEscapesWhatPythonEscapesAndInvisiblesOnlyWhenAsked() {
         let text = "tab\t bs\u{08} ff\u{0C} del\u{7F} c1\u{85} ls\u{2028} é😀"
         #expect(JSONWriter.quoted(text) == "\"tab\\t bs\\b ff\\f del\u{7F} c1\u{85} ls\u{2028} é😀\"")
-        #expect(JSONWriter.quoted(text, escapingInvisible: true)
-            == #""tab\t bs\b ff\f del\u007f c1\u0085 ls\u2028 é😀""#)
+        #expect(
+            JSONWriter.quoted(text, escapingInvisible: true)
+                == #""tab\t bs\b ff\f del\u007f c1\u0085 ls\u2028 é😀""#)
     }
 
     @Test func prettyIndentsContainersAndKeepsScalarArraysOnOneLine() {
@@ -46,21 +49,22 @@ import Testing
             JSONMember("name", .string("a/b")),
             JSONMember("ids", .array([.int(1), .int(2)])),
             JSONMember("empty", .object([])),
-            JSONMember("rows", .array([.object([JSONMember("x", .null)]), .array([])])),
+            JSONMember("rows", .array([.object([JSONMember("x", .null)]), .array([])]))
         ])
-        #expect(JSONWriter(style: .pretty).write(value) == """
-            {
-              "name": "a/b",
-              "ids": [1, 2],
-              "empty": {},
-              "rows": [
+        #expect(
+            JSONWriter(style: .pretty).write(value) == """
                 {
-                  "x": null
-                },
-                []
-              ]
-            }
-            """)
+                  "name": "a/b",
+                  "ids": [1, 2],
+                  "empty": {},
+                  "rows": [
+                    {
+                      "x": null
+                    },
+                    []
+                  ]
+                }
+                """)
     }
 
     @Test func aWriterForATerminalEscapesInvisibles() {
@@ -82,8 +86,9 @@ import Testing
             let read = try JSONParser.parse(JSONWriter(style: .spaced).write(.double(double)))
             #expect(read.doubleValue == double && read.doubleValue?.sign == double.sign, "\(double)")
         }
-        #expect(try JSONParser.parse("[9223372036854775807, 9223372036854775808, 1e2, 2.5, -0]").elements?.map(\.intValue)
-            == [.max, nil, 100, nil, 0])
+        #expect(
+            try JSONParser.parse("[9223372036854775807, 9223372036854775808, 1e2, 2.5, -0]").elements?.map(\.intValue)
+                == [.max, nil, 100, nil, 0])
     }
 
     @Test func everyControlCharacterIsEscapedAndReadsBack() throws {
@@ -98,8 +103,10 @@ import Testing
     @Test func randomTextWithEscapesBetweenRunsReadsBackEqualFromEveryStyle() throws {
         // Escapes at the start, the end and side by side, between runs of
         // ASCII and of multi-byte characters that share the C1 and U+2028 leads.
-        let alphabet: [Unicode.Scalar] = ["a", " ", "/", "\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}",
-                                          "\u{A0}", "é", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "中", "😀"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", " ", "/", "\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}", "\u{80}", "\u{9F}",
+            "\u{A0}", "é", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "中", "😀"
+        ]
         var random = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             let length = Int.random(in: 0...12, using: &random)
@@ -109,8 +116,9 @@ import Testing
                 #expect(try JSONParser.parse(written) == .array([.string(text), .object([JSONMember(text, .null)])]), "\(writer.style) \(text.debugDescription)")
                 #expect(!written.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != " " })
                 if writer.escapingInvisible {
-                    #expect(!written.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" },
-                            "\(text.debugDescription)")
+                    #expect(
+                        !written.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" || $0 == "\u{2029}" },
+                        "\(text.debugDescription)")
                 }
             }
         }

@@ -17,7 +17,8 @@ struct LiveTranscriptTests {
 
     @Test("the live runner measures each turn until the server refuses, given a base URL ending in /v1")
     func liveRun() async throws {
-        let refusal = #"{"error":{"code":400,"message":"request (3012 tokens) exceeds the available context size (2048 tokens)","type":"exceed_context_size_error","n_prompt_tokens":3012,"n_ctx":2048}}"#
+        let refusal =
+            #"{"error":{"code":400,"message":"request (3012 tokens) exceeds the available context size (2048 tokens)","type":"exceed_context_size_error","n_prompt_tokens":3012,"n_ctx":2048}}"#
         let answer = #"{"choices":[{"message":{"role":"assistant","content":"Noted."},"finish_reason":"stop"}],"usage":{"prompt_tokens":30,"completion_tokens":2}}"#
         let server = try LocalHTTPServer { request, connection in
             let (status, body) = request.number == 0 ? ("200 OK", answer) : ("400 Bad Request", refusal)

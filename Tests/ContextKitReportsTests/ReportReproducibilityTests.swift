@@ -13,9 +13,12 @@ struct ReportReproducibilityTests {
         let gguf = try MeasurementPaths.requireGGUF()
         let writer = try ReportWriter(root: TestRepository.root, gguf: gguf)
         let files = try writer.files()
-        #expect(files.map(\.name) == ["density.md", "density.csv", "density.svg",
-                                      "transcript-growth.md", "transcript-growth.csv", "transcript-growth.svg",
-                                      "schema-overhead.md", "schema-overhead.csv", "schema-overhead.svg"])
+        #expect(
+            files.map(\.name) == [
+                "density.md", "density.csv", "density.svg",
+                "transcript-growth.md", "transcript-growth.csv", "transcript-growth.svg",
+                "schema-overhead.md", "schema-overhead.csv", "schema-overhead.svg"
+            ])
         let reports = TestRepository.root.appendingPathComponent("reports")
         for file in files {
             let committed = try? String(contentsOf: reports.appendingPathComponent(file.name), encoding: .utf8)

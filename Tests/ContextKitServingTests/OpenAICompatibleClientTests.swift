@@ -43,7 +43,8 @@ import ContextKit
     }
 
     @Test func aRefusalAsTooLongIsAContextOverflowWithItsStatus() async throws {
-        let refusal = #"{"error":{"code":400,"message":"request (3012 tokens) exceeds the available context size (2048 tokens)","type":"exceed_context_size_error","n_prompt_tokens":3012,"n_ctx":2048}}"#
+        let refusal =
+            #"{"error":{"code":400,"message":"request (3012 tokens) exceeds the available context size (2048 tokens)","type":"exceed_context_size_error","n_prompt_tokens":3012,"n_ctx":2048}}"#
         let server = try LocalHTTPServer { _, connection in
             connection.send("HTTP/1.1 400 Bad Request\r\nContent-Length: \(refusal.utf8.count)\r\n\r\n\(refusal)")
         }
@@ -59,8 +60,9 @@ import ContextKit
     /// The bytes sent: members in the order written (model, messages, max_tokens, stream, then extras), slashes unescaped.
     @Test func theRequestBodyKeepsItsMemberOrder() throws {
         let client = OpenAICompatibleClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
-        let body = client.requestBody(messages: [.init(role: "user", content: "a/b")], model: "m", maxTokens: 4, stream: true,
-                                      extra: [JSONMember("seed", .int(1)), JSONMember("max_tokens", .int(5))])
+        let body = client.requestBody(
+            messages: [.init(role: "user", content: "a/b")], model: "m", maxTokens: 4, stream: true,
+            extra: [JSONMember("seed", .int(1)), JSONMember("max_tokens", .int(5))])
         #expect(String(decoding: body, as: UTF8.self) == #"{"model":"m","messages":[{"role":"user","content":"a/b"}],"max_tokens":5,"stream":true,"seed":1}"#)
     }
 }

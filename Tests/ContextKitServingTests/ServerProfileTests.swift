@@ -38,7 +38,11 @@ import ContextKitServing
 
     @Test func theServersOwnFileWhenReadableHereGivesTheProfileAtTheServersWindow() throws {
         let info = ServerModel(contextWindow: 2048, modelPath: Self.vocabulary, isLlamaCpp: true)
-        let chosen = try ServerProfile.choose(for: info, gguf: nil, fallback: { Issue.record("fell back"); return try Self.fallback() })
+        let chosen = try ServerProfile.choose(
+            for: info, gguf: nil,
+            fallback: {
+                Issue.record("fell back"); return try Self.fallback()
+            })
         #expect(chosen.source == .serverFile(path: Self.vocabulary, serverWindow: 2048))
         #expect(chosen.profile.contextWindow == 2048)
         #expect(chosen.profile.tokenizer == .file(Self.vocabulary))
@@ -46,7 +50,11 @@ import ContextKitServing
 
     @Test func theGivenFileWinsOverTheServers() throws {
         let info = ServerModel(contextWindow: 4096, modelPath: "/nowhere/model.gguf", isLlamaCpp: true)
-        let chosen = try ServerProfile.choose(for: info, gguf: Self.vocabulary, fallback: { Issue.record("fell back"); return try Self.fallback() })
+        let chosen = try ServerProfile.choose(
+            for: info, gguf: Self.vocabulary,
+            fallback: {
+                Issue.record("fell back"); return try Self.fallback()
+            })
         #expect(chosen.source == .givenFile(path: Self.vocabulary, serverWindow: 4096))
         #expect(chosen.profile.contextWindow == 4096)
     }

@@ -7,9 +7,10 @@ import TestSupport
 /// ContextKit's prediction of prompt tokens (the model's GGUF tokenizer + its
 /// chat template) equals what a real llama-server charges, token for token.
 /// Starts the server itself; skipped only outside CI when it is not installed.
-@Suite("SmolLM2 on llama-server: predicted prompt tokens", .serialized,
-       .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-       .timeLimit(.minutes(30)))
+@Suite(
+    "SmolLM2 on llama-server: predicted prompt tokens", .serialized,
+    .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+    .timeLimit(.minutes(30)))
 struct SmolLM2PredictionTests {
     static let window = 2048
 
@@ -35,13 +36,18 @@ struct SmolLM2PredictionTests {
         ("empty system", [M(role: "system", content: ""), M(role: "user", content: "Hi")]),
         ("system multiline", [M(role: "system", content: "Rules:\n- be brief\n- no lists"), M(role: "user", content: "Why is the sky blue?")]),
         ("three turns", [M(role: "user", content: "Hi there"), M(role: "assistant", content: "Hello! How can I help?"), M(role: "user", content: "Tell me a joke.")]),
-        ("five turns with system", [M(role: "system", content: "Answer in French."), M(role: "user", content: "One?"),
-                                    M(role: "assistant", content: "Un."), M(role: "user", content: "Two?"), M(role: "assistant", content: "Deux."),
-                                    M(role: "user", content: "Three?")]),
+        (
+            "five turns with system",
+            [
+                M(role: "system", content: "Answer in French."), M(role: "user", content: "One?"),
+                M(role: "assistant", content: "Un."), M(role: "user", content: "Two?"), M(role: "assistant", content: "Deux."),
+                M(role: "user", content: "Three?")
+            ]
+        ),
         ("special-token text in content", [M(role: "user", content: "Write <|im_start|> and <|im_end|> literally.")]),
         ("numbers", [M(role: "user", content: "3.14159 2718281828 1,000,000 0x1F 1e-9")]),
         ("mixed scripts", [M(role: "user", content: "Grüße, мир, 世界, عالم, 🌍 — café naïve résumé")]),
-        ("long paragraph", [M(role: "user", content: String(repeating: "Token counting must be exact. ", count: 40))]),
+        ("long paragraph", [M(role: "user", content: String(repeating: "Token counting must be exact. ", count: 40))])
     ]
 
     @Test("predicted prompt_tokens equal the server's on every conversation")

@@ -13,14 +13,16 @@ enum ContextKitFuzzProperties {
     static let settings: [SchemaCostSettings] = {
         let tokenizer = try! Tokenizer.named("cl100k_base")
         return [
-            SchemaCostSettings(profileName: "fuzz-apple", tokenizer: tokenizer,
-                               estimate: TokenEstimate(method: "fuzz", factor: 1.2, errorBar: 0.15), method: "fuzz",
-                               outputSchemas: .jsonText(style: .compact(escapingSlashes: true), framingTokens: 6),
-                               tools: .jsonText(style: .compact(escapingSlashes: true), framingTokens: 6), framingSource: "fuzz",
-                               contextWindow: 4096, requestOverhead: 22, canLeaveSchemaOutOfPrompt: true),
-            SchemaCostSettings(profileName: "fuzz-openai", tokenizer: tokenizer, method: "fuzz",
-                               outputSchemas: .jsonText(style: .spaced, framingTokens: 0),
-                               tools: .openAIFunctions(.gpt4o), framingSource: "fuzz", contextWindow: 128_000, requestOverhead: 3),
+            SchemaCostSettings(
+                profileName: "fuzz-apple", tokenizer: tokenizer,
+                estimate: TokenEstimate(method: "fuzz", factor: 1.2, errorBar: 0.15), method: "fuzz",
+                outputSchemas: .jsonText(style: .compact(escapingSlashes: true), framingTokens: 6),
+                tools: .jsonText(style: .compact(escapingSlashes: true), framingTokens: 6), framingSource: "fuzz",
+                contextWindow: 4096, requestOverhead: 22, canLeaveSchemaOutOfPrompt: true),
+            SchemaCostSettings(
+                profileName: "fuzz-openai", tokenizer: tokenizer, method: "fuzz",
+                outputSchemas: .jsonText(style: .spaced, framingTokens: 0),
+                tools: .openAIFunctions(.gpt4o), framingSource: "fuzz", contextWindow: 128_000, requestOverhead: 3)
         ]
     }()
 

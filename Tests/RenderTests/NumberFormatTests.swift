@@ -3,9 +3,11 @@ import Render
 
 @Suite("Number format")
 struct NumberFormatTests {
-    @Test("decimals are rounded half away from zero and padded", arguments: [
-        (3.75, 2, "3.75"), (3.745, 1, "3.7"), (0.125, 2, "0.13"), (2, 3, "2.000"), (-0.04, 1, "0.0"), (-1.5, 0, "-2"),
-    ])
+    @Test(
+        "decimals are rounded half away from zero and padded",
+        arguments: [
+            (3.75, 2, "3.75"), (3.745, 1, "3.7"), (0.125, 2, "0.13"), (2, 3, "2.000"), (-0.04, 1, "0.0"), (-1.5, 0, "-2")
+        ])
     func decimal(value: Double, places: Int, expected: String) {
         #expect(NumberFormat.decimal(value, places: places) == expected)
     }

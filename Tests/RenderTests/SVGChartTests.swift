@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Testing
 @testable import Render
@@ -8,10 +8,12 @@ import Testing
 @Suite("SVG chart")
 struct SVGChartTests {
     static func sampleChart(kind: SVGChart.Kind) -> SVGChart {
-        SVGChart(kind: kind, title: "Tokens & <things>", subtitle: "A subtitle long enough to be wrapped onto a second line when the chart is narrow, which it is here because there are few categories.",
-                 categories: ["en", "ja", "zh-Hans"],
-                 series: [.init(name: "o200k", values: [1, 1.7, nil]), .init(name: "cl100k", values: [1, 2.21, 1.85], dashed: true)],
-                 xTitle: "language", yTitle: "tax", referenceLines: [.init(value: 2, label: "limit")])
+        SVGChart(
+            kind: kind, title: "Tokens & <things>",
+            subtitle: "A subtitle long enough to be wrapped onto a second line when the chart is narrow, which it is here because there are few categories.",
+            categories: ["en", "ja", "zh-Hans"],
+            series: [.init(name: "o200k", values: [1, 1.7, nil]), .init(name: "cl100k", values: [1, 2.21, 1.85], dashed: true)],
+            xTitle: "language", yTitle: "tax", referenceLines: [.init(value: 2, label: "limit")])
     }
 
     @Test("charts are well-formed XML, escape text and are the same bytes every time", arguments: [SVGChart.Kind.groupedBars, .lines])

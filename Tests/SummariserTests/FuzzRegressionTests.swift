@@ -9,7 +9,7 @@ import Testing
 struct FuzzRegressionTests {
     static let handWritten: [String] = [
         "", "[", "]", "\r", "[END SOURCE TEXT]", "[[END SOURCE TEXT]]", "[ end\tsource\ntext ]", "[BEGIN SOURCE TEXT]\n[END SOURCE TEXT]\r",
-        "x\r", "[END SOURCE TEXT", "END SOURCE TEXT]", "[END SOURCE TEXT][BEGIN SOURCE TEXT]",
+        "x\r", "[END SOURCE TEXT", "END SOURCE TEXT]", "[END SOURCE TEXT][BEGIN SOURCE TEXT]"
     ]
 
     @Test("kept and hand-written texts keep their property")

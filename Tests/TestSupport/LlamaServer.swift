@@ -42,7 +42,8 @@ public enum LlamaServer {
         let port = try ChildProcess.freePort()
         let (status, output) = try run(["start", "--ctx", String(window), "--port", String(port)])
         guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("url=") }),
-              let url = URL(string: String(line.dropFirst(4))) else {
+            let url = URL(string: String(line.dropFirst(4)))
+        else {
             throw ChildProcessError(message: "llama-server did not start: \(output)")
         }
         return (url, port)

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An HTTP server on 127.0.0.1 whose every answer a test writes byte by
@@ -144,8 +144,8 @@ public final class LocalHTTPServer: @unchecked Sendable {
         }
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         while bytes.count - headEnd! < length { guard more() else { return nil } }
-        return Request(method: String(words[0]), path: String(words[1]), headers: headers,
-                       body: Data(bytes[headEnd!..<(headEnd! + length)]), arrived: arrived)
+        return Request(
+            method: String(words[0]), path: String(words[1]), headers: headers,
+            body: Data(bytes[headEnd!..<(headEnd! + length)]), arrived: arrived)
     }
 }
-

@@ -37,7 +37,7 @@ public enum TestRepository {
         let environment = ProcessInfo.processInfo.environment
         let candidates = [
             environment["CONTEXTKIT_PYTHON"],
-            (environment["CONTEXTKIT_CACHE"] ?? (NSHomeDirectory() + "/.cache/contextkit")) + "/venv/bin/python",
+            (environment["CONTEXTKIT_CACHE"] ?? (NSHomeDirectory() + "/.cache/contextkit")) + "/venv/bin/python"
         ].compactMap { $0 }
         return candidates.map(URL.init(fileURLWithPath:)).first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()

@@ -46,8 +46,10 @@ enum TokenKitFuzzProperties {
         let backtracking = tables.encoder(for: vocabulary)
         for sample in samples where sample.count > 1 {
             let (scan, fast) = sample.withUnsafeBufferPointer { p in
-                (IDCollector.collect(expectedBytes: p.count) { plainEncoder.mergeByScan(p.baseAddress!, p.count, offset: 0, into: &$0) },
-                 IDCollector.collect(expectedBytes: p.count) { backtracking.encode(p.baseAddress!, p.count, offset: 0, into: &$0) })
+                (
+                    IDCollector.collect(expectedBytes: p.count) { plainEncoder.mergeByScan(p.baseAddress!, p.count, offset: 0, into: &$0) },
+                    IDCollector.collect(expectedBytes: p.count) { backtracking.encode(p.baseAddress!, p.count, offset: 0, into: &$0) }
+                )
             }
             if scan != fast { return "custom vocabulary accepted by MergeTables: backtracking \(fast) != merge scan \(scan)" }
         }
@@ -108,8 +110,9 @@ enum TokenKitFuzzProperties {
     static let tokenizers: [(shipped: Tokenizer, plain: Tokenizer)] = OpenAIEncoding.withOwnRanks.map { encoding in
         let shipped = try! encoding.tokenizer()
         let vocabulary = try! TiktokenFile.load(contentsOf: encoding.resourceURL!)
-        let plain = try! Tokenizer(name: encoding.rawValue, vocabulary: vocabulary, preTokenizer: encoding.preTokenizer,
-                                   specialTokens: encoding.specialTokens)
+        let plain = try! Tokenizer(
+            name: encoding.rawValue, vocabulary: vocabulary, preTokenizer: encoding.preTokenizer,
+            specialTokens: encoding.specialTokens)
         return (shipped, plain)
     }
 

@@ -31,11 +31,16 @@ struct FuzzRegressionTests {
         "scanners": [[], [0xFF, 0xFE, 0x20, 0x20, 0x0A], Array("don't  \u{301}x 12345\r\n\r\n".utf8), [0xE2, 0x82], Array(repeating: 0x20, count: 5000)],
         "round-trip": [[], [0x00], [0xF0, 0x9F, 0x98], Array("<|endoftext|><|endofprompt|>".utf8), Array(repeating: UInt8(ascii: "a"), count: 5000)],
         "gguf": [[], Array("GGU".utf8), Array("GGUF".utf8) + [3, 0, 0, 0] + Array(repeating: 0xFF, count: 16)],
-        "tekken": [[], Array(#"{"config":{},"vocab":[]}"#.utf8), Array(#"{"config":{"version":"v3","pattern":"(","default_vocab_size":300,"default_num_special_tokens":44},"vocab":[]}"#.utf8),
-                   Array(#"{"config":{"version":"v7","pattern":"x","default_vocab_size":16777300,"default_num_special_tokens":0},"vocab":[]}"#.utf8)],
-        "sentencepiece-model": [[], [0x0A], [0x0A, 0x80], [0x0A, 0x05, 0x0A, 0x03, 0x61], [0x0A, 0x02, 0x0A, 0x00], [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]],
+        "tekken": [
+            [], Array(#"{"config":{},"vocab":[]}"#.utf8),
+            Array(#"{"config":{"version":"v3","pattern":"(","default_vocab_size":300,"default_num_special_tokens":44},"vocab":[]}"#.utf8),
+            Array(#"{"config":{"version":"v7","pattern":"x","default_vocab_size":16777300,"default_num_special_tokens":0},"vocab":[]}"#.utf8)
+        ],
+        "sentencepiece-model": [
+            [], [0x0A], [0x0A, 0x80], [0x0A, 0x05, 0x0A, 0x03, 0x61], [0x0A, 0x02, 0x0A, 0x00], [0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]
+        ],
         "precompiled-charsmap": [[], [0, 4, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF, 0], [0, 4, 0, 0] + Array(repeating: 0xFF, count: 1024) + [0x41, 0]],
-        "tokenizer-json": [[], Array("{".utf8), Array(#"{"model":{"type":"BPE","vocab":{},"merges":[]}}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 100_000)],
+        "tokenizer-json": [[], Array("{".utf8), Array(#"{"model":{"type":"BPE","vocab":{},"merges":[]}}"#.utf8), Array(repeating: UInt8(ascii: "["), count: 100_000)]
     ]
 
     @Test("kept and hand-written inputs keep their property", arguments: targets)

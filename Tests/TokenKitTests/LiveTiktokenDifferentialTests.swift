@@ -15,8 +15,9 @@ struct LiveTiktokenDifferentialTests {
         let ids: [Int]
     }
 
-    @Test("identical ids on a fresh seeded sample",
-          .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
+    @Test(
+        "identical ids on a fresh seeded sample",
+        .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
     func freshSample() throws {
         let output = try PythonPeer.run(script: "scripts/tiktoken-oracle.py", arguments: ["--sample", "2000", "--seed", "20261129"])
         let decoder = JSONDecoder()
@@ -34,8 +35,9 @@ struct LiveTiktokenDifferentialTests {
         #expect(mismatches.isEmpty, "differs from tiktoken: \(mismatches.prefix(20))")
     }
 
-    @Test("identical ids, counts and token ranges on texts long enough for the piece memo",
-          .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
+    @Test(
+        "identical ids, counts and token ranges on texts long enough for the piece memo",
+        .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
     func longTexts() throws {
         let output = try PythonPeer.run(script: "scripts/tiktoken-oracle.py", arguments: ["--long", "6", "--seed", "20261201"])
         let decoder = JSONDecoder()
@@ -66,15 +68,17 @@ struct LiveTiktokenDifferentialTests {
     /// crate's tables), while both of TokenKit's sources are 15.0: every
     /// character whose classes changed since, in the contexts where a class
     /// decides a piece boundary, through each pattern.
-    @Test("identical ids on every character whose classes changed since Unicode 15.0",
-          .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
+    @Test(
+        "identical ids on every character whose classes changed since Unicode 15.0",
+        .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"))
     func charactersNewerThanUnicode15() throws {
         let changed = CharacterClassTable.UnicodeVersion.v16_0.changesSince15.flatMap { $0.0...$0.1 }.compactMap(Unicode.Scalar.init)
         var texts: [String] = []
         for start in stride(from: 0, to: changed.count, by: 400) {
-            texts.append(changed[start..<min(start + 400, changed.count)].map { c in
-                "a\(c)'S \(c)\(c)1 1\(c) '\(c)' A\(c)b \(c)ʕ\(c)x.\(c)!\n"
-            }.joined())
+            texts.append(
+                changed[start..<min(start + 400, changed.count)].map { c in
+                    "a\(c)'S \(c)\(c)1 1\(c) '\(c)' A\(c)b \(c)ʕ\(c)x.\(c)!\n"
+                }.joined())
         }
         let encodings = ["cl100k_base", "o200k_base", "r50k_base"]
         var requests = Data()

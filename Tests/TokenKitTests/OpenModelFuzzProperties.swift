@@ -19,7 +19,7 @@ enum OpenModelFuzzProperties {
         do {
             try Data(bytes).write(to: url)
         } catch {
-            return nil   // the scratch folder is not the code under test
+            return nil  // the scratch folder is not the code under test
         }
         return check { try Tokenizer.load(contentsOf: url) }
     }
@@ -30,9 +30,10 @@ enum OpenModelFuzzProperties {
     }
 
     /// all-MiniLM-L6-v2's WordPiece tokenizer (`Tests/Fixtures/wordpiece`), found from this file.
-    static let wordPieceTokenizer: Tokenizer = try! Tokenizer.load(contentsOf: URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json"))
+    static let wordPieceTokenizer: Tokenizer = try! Tokenizer.load(
+        contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/wordpiece/all-minilm-l6-v2/tokenizer.json"))
 
     /// For any bytes through the WordPiece tokenizer: the count is the
     /// number of ids, the ids decode, token ranges are in order inside the
@@ -55,7 +56,8 @@ enum OpenModelFuzzProperties {
             start = t.bytes.lowerBound
         }
         guard let text = String(validating: bytes, as: UTF8.self),
-              case .openModel(let pipeline) = tokenizer.model, case .wordPiece(let encoder) = pipeline.model else { return nil }
+            case .openModel(let pipeline) = tokenizer.model, case .wordPiece(let encoder) = pipeline.model
+        else { return nil }
         var expected: [Int] = []
         for word in pipeline.pieces(of: text) {
             let bytes = Array(word.utf8)

@@ -16,14 +16,16 @@ struct TiktokenParityTests {
         var mismatches: [String] = []
         var tokensCompared = 0
         for fixture in cases {
-            let ids = fixture.allowsAllSpecial
+            let ids =
+                fixture.allowsAllSpecial
                 ? try tokenizer.encode(fixture.text, allowedSpecial: .all)
                 : tokenizer.encodeOrdinary(fixture.text)
             tokensCompared += ids.count
             let head = Array(ids.prefix(fixture.ids.count))
             if ids.count != fixture.count || TokenFixture.fnv1a64(ids) != fixture.fnv1a64 || head != fixture.ids {
                 let firstDifference = zip(head, fixture.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                mismatches.append("\(fixture.name): \(ids.count) tokens, tiktoken \(fixture.count); first difference at token \(firstDifference.map(String.init) ?? "past the stored head")")
+                mismatches.append(
+                    "\(fixture.name): \(ids.count) tokens, tiktoken \(fixture.count); first difference at token \(firstDifference.map(String.init) ?? "past the stored head")")
             }
             if !fixture.allowsAllSpecial {
                 #expect(tokenizer.count(fixture.text) == ids.count, "count disagrees with encode on \(fixture.name)")

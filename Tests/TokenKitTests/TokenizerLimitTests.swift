@@ -26,7 +26,10 @@ import Testing
         ("o200k_base", "tiktoken/o200k_base.jsonl", { try Tokenizer.named("o200k_base") }),
         ("r50k_base", "tiktoken/r50k_base.jsonl", { try Tokenizer.named("r50k_base") }),
         ("qwen3 tokenizer.json", "openmodels/qwen3.jsonl", { try Tokenizer.load(contentsOf: OpenModelFixtures.hfFolder.appendingPathComponent("qwen3.tokenizer.json")) }),
-        ("claude-legacy tokenizer.json", "openmodels/claude-legacy.jsonl", { try Tokenizer.load(contentsOf: OpenModelFixtures.hfFolder.appendingPathComponent("claude-legacy.tokenizer.json")) }),
+        (
+            "claude-legacy tokenizer.json", "openmodels/claude-legacy.jsonl",
+            { try Tokenizer.load(contentsOf: OpenModelFixtures.hfFolder.appendingPathComponent("claude-legacy.tokenizer.json")) }
+        )
     ]
 
     static let names = tokenizers.map(\.name)
@@ -45,8 +48,9 @@ import Testing
                 let n = try tokenizer.count(utf8: text, allowedSpecial: sample.special).tokens
                 for limit in Set([0, n / 2, n - 1, n, n + 1]) where limit >= 0 {
                     let expected: Int? = n <= limit ? n : nil
-                    #expect(try tokenizer.count(utf8: text, limit: limit, allowedSpecial: sample.special) == expected,
-                            "\(name), limit \(limit), \(n) tokens: \(Array(sample.bytes.prefix(80)))")
+                    #expect(
+                        try tokenizer.count(utf8: text, limit: limit, allowedSpecial: sample.special) == expected,
+                        "\(name), limit \(limit), \(n) tokens: \(Array(sample.bytes.prefix(80)))")
                 }
             }
         }

@@ -45,7 +45,8 @@ func cpuNow() -> Double {
 
 let spec = arguments[0], mode = arguments[1]
 let loadStart = now()
-let tokenizer = FileManager.default.fileExists(atPath: spec)
+let tokenizer =
+    FileManager.default.fileExists(atPath: spec)
     ? try Tokenizer.load(contentsOf: URL(fileURLWithPath: spec))
     : try Tokenizer.named(spec)
 let loadSeconds = now() - loadStart
@@ -70,7 +71,9 @@ for path in arguments[3...] {
         let start = now(), cpuStart = cpuNow()
         let tokens = bytes.withUnsafeBufferPointer { run($0) }
         let seconds = now() - start, cpuSeconds = cpuNow() - cpuStart
-        print("{\"file\":\"\(path)\",\"encoding\":\"\(spec)\",\"mode\":\"\(mode)\",\"repetition\":\(repetition),\"first\":\(first),\"seconds\":\(seconds),\"cpuSeconds\":\(cpuSeconds),\"tokens\":\(tokens),\"bytes\":\(bytes.count),\"loadSeconds\":\(loadSeconds),\"warmupSeconds\":\(warmupSeconds)}")
+        print(
+            "{\"file\":\"\(path)\",\"encoding\":\"\(spec)\",\"mode\":\"\(mode)\",\"repetition\":\(repetition),\"first\":\(first),\"seconds\":\(seconds),\"cpuSeconds\":\(cpuSeconds),\"tokens\":\(tokens),\"bytes\":\(bytes.count),\"loadSeconds\":\(loadSeconds),\"warmupSeconds\":\(warmupSeconds)}"
+        )
         first = false
     }
 }

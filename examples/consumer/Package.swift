@@ -11,15 +11,17 @@ let package = Package(
     name: "consumer",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
-        .package(url: contextKit, from: "0.1.0"),
+        .package(url: contextKit, from: "0.1.0")
     ],
     targets: [
-        .executableTarget(name: "consumer", dependencies: [
-            .product(name: "TokenKit", package: "ContextKit"),
-            .product(name: "ContextKit", package: "ContextKit"),
-            .product(name: "Summariser", package: "ContextKit"),
-            // Only for an app that talks to a model server; Summariser alone links no HTTP.
-            .product(name: "SummariserServing", package: "ContextKit"),
-        ]),
+        .executableTarget(
+            name: "consumer",
+            dependencies: [
+                .product(name: "TokenKit", package: "ContextKit"),
+                .product(name: "ContextKit", package: "ContextKit"),
+                .product(name: "Summariser", package: "ContextKit"),
+                // Only for an app that talks to a model server; Summariser alone links no HTTP.
+                .product(name: "SummariserServing", package: "ContextKit")
+            ])
     ]
 )

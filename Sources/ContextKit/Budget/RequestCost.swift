@@ -30,8 +30,10 @@ public struct RequestCost: Equatable, Sendable {
     ///     profile (`SchemaRuntime.inferred(for:)`).
     ///   - frame: the fixed strings sent around each chunk of text (an
     ///     opening and a closing delimiter); empty for text sent bare.
-    public init(profile: ModelProfile, tokenizer: Tokenizer, instructions: String?, schema: SchemaDocument?, runtime: SchemaRuntime? = nil,
-                frame: [String] = []) {
+    public init(
+        profile: ModelProfile, tokenizer: Tokenizer, instructions: String?, schema: SchemaDocument?, runtime: SchemaRuntime? = nil,
+        frame: [String] = []
+    ) {
         let settings = SchemaCostSettings(profile: profile, tokenizer: tokenizer, runtime: runtime)
         let instructionTokens = instructions.map(settings.tokens) ?? 0
         let priced = schema.map { SchemaCost(settings: settings).report(for: $0, instructionsTokens: instructionTokens) }

@@ -42,9 +42,11 @@ public struct TokenBudget: Equatable, Sendable {
     public var isEstimate: Bool
 
     /// A budget from its parts, all in tokens.
-    public init(window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
-                reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0, tools: Int = 0,
-                reserveSource: ReserveSource = .given) {
+    public init(
+        window: Int, requestOverhead: Int = 0, instructions: Int = 0, schema: Int = 0,
+        reserve: Int = 0, overlap: Int = 0, isEstimate: Bool = false, frame: Int = 0, tools: Int = 0,
+        reserveSource: ReserveSource = .given
+    ) {
         self.window = window
         self.requestOverhead = requestOverhead
         self.instructions = instructions
@@ -72,19 +74,21 @@ public struct TokenBudget: Equatable, Sendable {
     public init(profile: ModelProfile, instructions: Int = 0, schema: Int = 0, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil, frame: Int = 0) {
         let window = window ?? profile.contextWindow
         let reserve = Self.reserve(given: reserve, profileReserve: profile.defaultReserve, window: window)
-        self.init(window: window,
-                  requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
-                  instructions: instructions, schema: schema,
-                  reserve: reserve.tokens,
-                  overlap: overlap, isEstimate: profile.isEstimate, frame: frame, reserveSource: reserve.source)
+        self.init(
+            window: window,
+            requestOverhead: profile.overheads.request(messages: instructions > 0 ? 2 : 1),
+            instructions: instructions, schema: schema,
+            reserve: reserve.tokens,
+            overlap: overlap, isEstimate: profile.isEstimate, frame: frame, reserveSource: reserve.source)
     }
 
     /// The budget of one request to `profile` carrying `cost`'s instructions,
     /// schema and source frame; the other parameters are those of
     /// `init(profile:instructions:schema:reserve:overlap:window:frame:)`.
     public init(profile: ModelProfile, cost: RequestCost, reserve: Int? = nil, overlap: Int = 0, window: Int? = nil) {
-        self.init(profile: profile, instructions: cost.instructions, schema: cost.schema, reserve: reserve, overlap: overlap, window: window,
-                  frame: cost.frame)
+        self.init(
+            profile: profile, instructions: cost.instructions, schema: cost.schema, reserve: reserve, overlap: overlap, window: window,
+            frame: cost.frame)
     }
 
     /// The profile's own reserve when it has one; otherwise 512 tokens (about
@@ -154,14 +158,14 @@ public struct TokenBudget: Equatable, Sendable {
         var lines: [(String, String)] = [
             ("context window", NumberFormat.grouped(window)),
             ("− request overhead", NumberFormat.grouped(requestOverhead)),
-            ("− instructions", approx + NumberFormat.grouped(instructions)),
+            ("− instructions", approx + NumberFormat.grouped(instructions))
         ]
         if tools > 0 { lines.append(("− tools", approx + NumberFormat.grouped(tools))) }
         lines.append(("− output schema", approx + NumberFormat.grouped(schema)))
         if frame > 0 { lines.append(("− source frame", approx + NumberFormat.grouped(frame))) }
         lines += [
             ("− response reserve", NumberFormat.grouped(reserve)),
-            ("= room for text", approx + NumberFormat.grouped(room)),
+            ("= room for text", approx + NumberFormat.grouped(room))
         ]
         if overlap > 0 {
             lines.append(("− overlap", NumberFormat.grouped(overlap)))

@@ -27,7 +27,8 @@ public enum ChatFraming: Sendable {
     ///   template cannot be parsed; what `PromptPredictor(gguf:)` throws.
     public static func inferred(for profile: ModelProfile) throws -> ChatFraming {
         if case .file(let path) = profile.tokenizer, path.lowercased().hasSuffix(".gguf"),
-           (try? GGUFFile(contentsOf: URL(fileURLWithPath: path)))?.chatTemplate != nil {
+            (try? GGUFFile(contentsOf: URL(fileURLWithPath: path)))?.chatTemplate != nil
+        {
             do {
                 return .template(try PromptPredictor(gguf: URL(fileURLWithPath: path)))
             } catch let error as ChatTemplateError {

@@ -84,10 +84,11 @@ public struct ConversationCounter: Sendable {
             messages.append(.init(index: i, role: m.role, tokens: tokens, firstToken: position, promptBytes: nil))
             position += tokens
         }
-        return ConversationCount(messages: messages, tools: tools, overhead: replyPriming, overheadSource: "the reply priming", isEstimate: text.isEstimate,
-                                 method: "OpenAI Cookbook num_tokens_from_messages: \(perMessage) per message, \(perName) per name, \(replyPriming) reply priming, \(profile.tokenizer)"
-                                     + (c.tools.isEmpty ? "" : "; tools by num_tokens_for_tools"),
-                                 notes: notes)
+        return ConversationCount(
+            messages: messages, tools: tools, overhead: replyPriming, overheadSource: "the reply priming", isEstimate: text.isEstimate,
+            method: "OpenAI Cookbook num_tokens_from_messages: \(perMessage) per message, \(perName) per name, \(replyPriming) reply priming, \(profile.tokenizer)"
+                + (c.tools.isEmpty ? "" : "; tools by num_tokens_for_tools"),
+            notes: notes)
     }
 
     private func fixedCount(_ c: Conversation, overheads: ModelProfile.Overheads) -> ConversationCount {
@@ -106,8 +107,9 @@ public struct ConversationCounter: Sendable {
         if !c.messages.isEmpty, overheads.perMessage == 0 {
             notes.append("\(profile.name) publishes no per-message framing (role markers); only the per-request \(overheads.perRequest) is added")
         }
-        return ConversationCount(messages: messages, tools: tools, overhead: overheads.perRequest,
-                                 overheadSource: "the per-request framing (Apple: the session's)", isEstimate: text.isEstimate,
-                                 method: method, notes: notes)
+        return ConversationCount(
+            messages: messages, tools: tools, overhead: overheads.perRequest,
+            overheadSource: "the per-request framing (Apple: the session's)", isEstimate: text.isEstimate,
+            method: method, notes: notes)
     }
 }

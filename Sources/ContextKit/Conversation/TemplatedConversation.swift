@@ -40,8 +40,9 @@ struct TemplatedConversation {
         do {
             let template = predictor.template
             if layout {
-                let (text, found) = try template.renderWithLayout(messages: [], addGenerationPrompt: opened, bosToken: predictor.bosToken,
-                                                                  eosToken: predictor.eosToken, extra: extra)
+                let (text, found) = try template.renderWithLayout(
+                    messages: [], addGenerationPrompt: opened, bosToken: predictor.bosToken,
+                    eosToken: predictor.eosToken, extra: extra)
                 return (text, found?.boundaries)
             }
             return (try template.render(messages: [], addGenerationPrompt: opened, bosToken: predictor.bosToken, eosToken: predictor.eosToken, extra: extra), nil)
@@ -173,7 +174,9 @@ struct TemplatedConversation {
             // Too long to render every prefix: each message is what its turn of the template's loop wrote in the whole prompt.
             b[0] = min(b[0], b[1])
             ends = b
-            notes.append("the template renders a shorter conversation differently and the conversation is too long to render each of its \(messages.count) prefixes, so each message is what the template's loop wrote for it in the whole prompt")
+            notes.append(
+                "the template renders a shorter conversation differently and the conversation is too long to render each of its \(messages.count) prefixes, so each message is what the template's loop wrote for it in the whole prompt"
+            )
         }
 
         var counted: [ConversationCount.Message] = []
@@ -209,17 +212,20 @@ struct TemplatedConversation {
                 counted.append(.init(index: k, role: m.role, tokens: tokens, firstToken: bareCount - left + bos, promptBytes: nil))
                 left -= tokens
             }
-            notes.append("the template renders a shorter conversation differently, does not loop over the messages, and the conversation is too long to render each of its \(messages.count) prefixes, so each message is its content's tokens and the template's framing is overhead")
+            notes.append(
+                "the template renders a shorter conversation differently, does not loop over the messages, and the conversation is too long to render each of its \(messages.count) prefixes, so each message is its content's tokens and the template's framing is overhead"
+            )
         }
         let tools = (fullCount ?? bareCount) - bareCount
         let overhead = bareCount + bos - counted.reduce(0) { $0 + $1.tokens }
         if !conversation.tools.isEmpty && !predictor.template.source.contains("tools") {
             notes.append("the model's chat template does not use tools, so they add nothing to this prompt (a server may add its own tool instructions)")
         }
-        return ConversationCount(messages: counted, tools: tools, overhead: overhead,
-                                 overheadSource: (bos == 1 ? "the BOS token, " : "") + "what the template writes outside the messages (the opened assistant turn)", isEstimate: false,
-                                 method: "the model's chat template, then its tokenizer with special tokens recognised" + (bos == 1 ? ", BOS added" : ""),
-                                 notes: notes, renderedPrompt: full)
+        return ConversationCount(
+            messages: counted, tools: tools, overhead: overhead,
+            overheadSource: (bos == 1 ? "the BOS token, " : "") + "what the template writes outside the messages (the opened assistant turn)", isEstimate: false,
+            method: "the model's chat template, then its tokenizer with special tokens recognised" + (bos == 1 ? ", BOS added" : ""),
+            notes: notes, renderedPrompt: full)
     }
 
     /// A message as the template sees it: `role` and `content`, and `name`,

@@ -113,8 +113,9 @@ public struct CorpusSummary: Equatable, Sendable {
     ///   settings, or a sum would pass `Int.max`; `self` is then unchanged.
     public mutating func merge(_ other: CorpusSummary) throws(CorpusSummaryError) {
         guard other.settings == settings else {
-            throw CorpusSummaryError("made with other settings (\(Self.describe(other.settings)), not \(Self.describe(settings))); "
-                                     + "merge only summaries counted with the same -m/-e, --window and --reserve")
+            throw CorpusSummaryError(
+                "made with other settings (\(Self.describe(other.settings)), not \(Self.describe(settings))); "
+                    + "merge only summaries counted with the same -m/-e, --window and --reserve")
         }
         // Checked, and into a copy: a part whose counts would pass Int.max
         // is refused whole, leaving the sum of the parts before it.
@@ -126,8 +127,9 @@ public struct CorpusSummary: Equatable, Sendable {
         sum.bytes = try Self.add(bytes, other.bytes, "bytes")
         sum.fitting = try Self.add(fitting, other.fitting, "fitting")
         guard sum.histogram.merge(other.histogram) else {
-            throw CorpusSummaryError("\"histogram\": a bucket's count added to the buckets before passes \(Int.max); "
-                                     + "the summary lines cannot all be true, make them again with tokcount --jsonl --summary")
+            throw CorpusSummaryError(
+                "\"histogram\": a bucket's count added to the buckets before passes \(Int.max); "
+                    + "the summary lines cannot all be true, make them again with tokcount --jsonl --summary")
         }
         sum.keep(other.longest)
         self = sum
@@ -136,8 +138,9 @@ public struct CorpusSummary: Equatable, Sendable {
     private static func add(_ a: Int, _ b: Int, _ field: String) throws(CorpusSummaryError) -> Int {
         let (total, overflow) = a.addingReportingOverflow(b)
         guard !overflow else {
-            throw CorpusSummaryError("\"\(field)\": \(b) added to the \(a) before passes \(Int.max); "
-                                     + "the summary lines cannot all be true, make them again with tokcount --jsonl --summary")
+            throw CorpusSummaryError(
+                "\"\(field)\": \(b) added to the \(a) before passes \(Int.max); "
+                    + "the summary lines cannot all be true, make them again with tokcount --jsonl --summary")
         }
         return total
     }
@@ -208,11 +211,13 @@ public struct CorpusSummary: Equatable, Sendable {
             JSONMember("characters", .int(characters)),
             JSONMember("bytes", .int(bytes)),
             JSONMember("fitting", .int(fitting)),
-            JSONMember("histogram", .object([
-                JSONMember("edges", .array(TokenHistogram.edges.map { .int($0) })),
-                JSONMember("counts", .array(histogram.counts.map { .int($0) })),
-            ])),
-            JSONMember("longest", .array(longest.map { .object([JSONMember("id", $0.id), JSONMember("tokens", .int($0.tokens))]) })),
+            JSONMember(
+                "histogram",
+                .object([
+                    JSONMember("edges", .array(TokenHistogram.edges.map { .int($0) })),
+                    JSONMember("counts", .array(histogram.counts.map { .int($0) }))
+                ])),
+            JSONMember("longest", .array(longest.map { .object([JSONMember("id", $0.id), JSONMember("tokens", .int($0.tokens))]) }))
         ])
     }
 
@@ -227,15 +232,17 @@ public struct CorpusSummary: Equatable, Sendable {
             throw CorpusSummaryError("not a tokcount summary (no \"format\": \"tokcount-summary\"); make one with tokcount --jsonl --summary")
         }
         guard json["version"]?.intValue == Self.formatVersion else {
-            throw CorpusSummaryError("summary version \(json["version"].map { JSONWriter(style: .compact(escapingSlashes: false)).write($0) } ?? "missing"), "
-                                     + "this tokcount reads version \(Self.formatVersion); merge with the tokcount that made it")
+            throw CorpusSummaryError(
+                "summary version \(json["version"].map { JSONWriter(style: .compact(escapingSlashes: false)).write($0) } ?? "missing"), "
+                    + "this tokcount reads version \(Self.formatVersion); merge with the tokcount that made it")
         }
         func count(_ key: String, in object: OrderedJSON = json) throws(CorpusSummaryError) -> Int {
             guard let value = object[key]?.intValue, value >= 0 else { throw CorpusSummaryError("\"\(key)\" is missing or not a whole number of at least 0") }
             return value
         }
         guard let profile = json["profile"]?.stringValue, let tokenizer = json["tokenizer"]?.stringValue,
-              let estimated = json["estimated"]?.boolValue else {
+            let estimated = json["estimated"]?.boolValue
+        else {
             throw CorpusSummaryError("\"profile\", \"tokenizer\" or \"estimated\" is missing or of the wrong type")
         }
         self.init(settings: Settings(profile: profile, tokenizer: tokenizer, estimated: estimated, available: try count("available")))
@@ -246,7 +253,8 @@ public struct CorpusSummary: Equatable, Sendable {
         bytes = try count("bytes")
         fitting = try count("fitting")
         guard let histogramJSON = json["histogram"], let edges = histogramJSON["edges"]?.elements?.map(\.intValue),
-              let counts = histogramJSON["counts"]?.elements?.map(\.intValue) else {
+            let counts = histogramJSON["counts"]?.elements?.map(\.intValue)
+        else {
             throw CorpusSummaryError("\"histogram\" must hold \"edges\" and \"counts\" arrays")
         }
         guard edges == TokenHistogram.edges else {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One line of a JSON Lines input, as the batch reader hands it out.
@@ -70,11 +70,11 @@ package struct JSONLBatchReader {
     package mutating func next() throws -> JSONLBatch? {
         guard !finished else { return nil }
         var bytes = carry
-        var bytesOffset = carryOffset     // input offset of bytes[0]
+        var bytesOffset = carryOffset  // input offset of bytes[0]
         carry = []
         var lines: [JSONLLine] = []
-        var lineStart = 0                 // where the line not yet ended starts in `bytes`
-        var scanFrom = bytes.count        // the carried bytes hold no line feed
+        var lineStart = 0  // where the line not yet ended starts in `bytes`
+        var scanFrom = bytes.count  // the carried bytes hold no line feed
         while true {
             let n = try block.withUnsafeMutableBytes { try source.read(into: $0) }
             if n == 0 {

@@ -39,8 +39,10 @@ package struct RecordCounter: Sendable {
     package let listIDs: Bool
 
     /// A counter of records' `text` with `tokenizer`, fitting them into `budget`.
-    package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?, budget: TokenBudget,
-                 text: RecordTextSource, id: RecordFieldPath?, listIDs: Bool = false) {
+    package init(
+        tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?, budget: TokenBudget,
+        text: RecordTextSource, id: RecordFieldPath?, listIDs: Bool = false
+    ) {
         self.tokenizer = tokenizer
         self.special = special
         self.estimate = estimate
@@ -53,16 +55,22 @@ package struct RecordCounter: Sendable {
     /// The result for `line`, whose bytes are `bytes[line.range]`.
     package func count(_ line: JSONLLine, in bytes: UnsafeBufferPointer<UInt8>, maxLineBytes: Int) -> RecordResult {
         if let skipped = line.skippedBytes {
-            return RecordResult(line: line.number, id: nil, outcome: .failure(RecordError(
-                "the line is \(NumberFormat.grouped(skipped)) bytes, over the limit of \(NumberFormat.grouped(maxLineBytes)) "
-                + "(at byte offset \(NumberFormat.grouped(line.byteOffset))); it was skipped. Raise --max-record-bytes to count it")))
+            return RecordResult(
+                line: line.number, id: nil,
+                outcome: .failure(
+                    RecordError(
+                        "the line is \(NumberFormat.grouped(skipped)) bytes, over the limit of \(NumberFormat.grouped(maxLineBytes)) "
+                            + "(at byte offset \(NumberFormat.grouped(line.byteOffset))); it was skipped. Raise --max-record-bytes to count it")))
         }
         let record: OrderedJSON
         do {
             record = try JSONParser.parse(UnsafeBufferPointer(rebasing: bytes[line.range]))
         } catch {
-            return RecordResult(line: line.number, id: nil, outcome: .failure(RecordError(
-                "not JSON: column \(error.column) (byte offset \(NumberFormat.grouped(line.byteOffset + error.byteOffset))): \(error.reason)")))
+            return RecordResult(
+                line: line.number, id: nil,
+                outcome: .failure(
+                    RecordError(
+                        "not JSON: column \(error.column) (byte offset \(NumberFormat.grouped(line.byteOffset + error.byteOffset))): \(error.reason)")))
         }
         guard case .object = record else {
             return RecordResult(line: line.number, id: nil, outcome: .failure(RecordError("the line is \(record.kindName), not a JSON object")))
@@ -80,8 +88,10 @@ package struct RecordCounter: Sendable {
                 let stats = TextStats(scanning: utf8)
                 let tokens = estimate?.tokens(proxyTokens: proxy, cjkCharacters: stats.cjkCharacters) ?? proxy
                 let ids = listIDs ? try tokenizer.tokens(utf8: utf8, allowedSpecial: special).map(\.id) : nil
-                return .success(RecordResult.Count(tokens: tokens, characters: stats.characters, bytes: stats.bytes,
-                                                   fits: FitReport(textTokens: tokens, budget: budget).fits, ids: ids))
+                return .success(
+                    RecordResult.Count(
+                        tokens: tokens, characters: stats.characters, bytes: stats.bytes,
+                        fits: FitReport(textTokens: tokens, budget: budget).fits, ids: ids))
             } catch {
                 return .failure(RecordError("\(error)"))
             }

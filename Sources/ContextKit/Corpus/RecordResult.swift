@@ -35,7 +35,7 @@ package struct RecordResult: Sendable {
                 JSONMember("tokens", .int(c.tokens)),
                 JSONMember("characters", .int(c.characters)),
                 JSONMember("bytes", .int(c.bytes)),
-                JSONMember("fits", .bool(c.fits)),
+                JSONMember("fits", .bool(c.fits))
             ]
             if let ids = c.ids { members.append(JSONMember("ids", .array(ids.map { .int($0) }))) }
         case .failure(let error):

@@ -46,8 +46,10 @@ public struct FitReport: Equatable, Sendable {
     ///   - special: how special-token text is counted; plain text by default.
     /// - Throws: `TokenKitError.disallowedSpecialToken` when `special`
     ///   refuses special-token text found in `text`.
-    public static func measure(utf8 text: UnsafeBufferPointer<UInt8>, tokenizer: Tokenizer, budget: TokenBudget,
-                               special: SpecialTokenPolicy = .plainText, estimate: TokenEstimate? = nil) throws -> FitReport {
+    public static func measure(
+        utf8 text: UnsafeBufferPointer<UInt8>, tokenizer: Tokenizer, budget: TokenBudget,
+        special: SpecialTokenPolicy = .plainText, estimate: TokenEstimate? = nil
+    ) throws -> FitReport {
         let stats = TextStats(scanning: text)
         let proxy = try ParallelCounter(tokenizer: tokenizer, special: special).count(utf8: text)
         let tokens = estimate?.tokens(proxyTokens: proxy, cjkCharacters: stats.cjkCharacters) ?? proxy

@@ -14,8 +14,10 @@ public struct ParallelCounter: Sendable {
     public let boundary: PieceBoundary?
 
     /// A counter for `tokenizer` on up to `threads` threads (all cores by default).
-    public init(tokenizer: Tokenizer, special: SpecialTokenPolicy = .plainText,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        tokenizer: Tokenizer, special: SpecialTokenPolicy = .plainText,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.tokenizer = tokenizer
         self.special = special
         self.threads = max(1, threads)

@@ -36,8 +36,10 @@ package final class StreamCounter {
 
     /// Inputs are cut where `tokenizer.pieceBoundary(allowedSpecial: special)`
     /// allows, and read whole when it is nil.
-    package init(tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20) {
+    package init(
+        tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20
+    ) {
         self.tokenizer = tokenizer
         self.special = special
         self.estimate = estimate
@@ -82,9 +84,11 @@ package final class StreamCounter {
     /// input order, `progress(bytes)` as chunks complete. `visit(i, text,
     /// offset)`, if given, sees every chunk of every input in order on the
     /// calling thread (to list its tokens, say); if it throws, the input fails.
-    package func run(_ inputs: [Input], progress: (Int) -> Void = { _ in },
-                    visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? = nil,
-                    finish: (Int, StreamOutcome) -> Void) {
+    package func run(
+        _ inputs: [Input], progress: (Int) -> Void = { _ in },
+        visit: ((Int, UnsafeBufferPointer<UInt8>, Int) throws -> Void)? = nil,
+        finish: (Int, StreamOutcome) -> Void
+    ) {
         // One thread counts on the calling thread: a worker would cost two
         // context switches per input for nothing (on one CPU, a folder of
         // 10,000 small files spent a quarter of its time switching).
@@ -125,8 +129,9 @@ package final class StreamCounter {
                     let after = state.count.proxyTokens + result.tokens
                     let cjk = state.count.stats.cjkCharacters + result.stats.cjkCharacters
                     if locator.measured(after, cjk) > limit {
-                        let before = OverflowLocator.Progress(proxyTokens: state.count.proxyTokens, cjkCharacters: state.count.stats.cjkCharacters,
-                                                              position: TextPosition.start.advanced(over: state.count.stats))
+                        let before = OverflowLocator.Progress(
+                            proxyTokens: state.count.proxyTokens, cjkCharacters: state.count.stats.cjkCharacters,
+                            position: TextPosition.start.advanced(over: state.count.stats))
                         state.count.firstTokenPast = try locator.firstTokenPast(in: piece.chunk!.text, after: before)
                     }
                 }
@@ -224,8 +229,10 @@ package final class StreamCounter {
     /// over a mapped chunk took its page faults too, one thread's work that
     /// the workers waited for (`tokcount -j 2` on 100 MB spent about 37 ms
     /// there).
-    private static func read(_ input: Input, _ i: Int, boundary: PieceBoundary?, blockSize: Int, stopped: (Int) -> Bool,
-                             chunkRead: (Int, ChunkReader.Chunk) -> Void, ended: (Int, StreamOutcome) -> Void) {
+    private static func read(
+        _ input: Input, _ i: Int, boundary: PieceBoundary?, blockSize: Int, stopped: (Int) -> Bool,
+        chunkRead: (Int, ChunkReader.Chunk) -> Void, ended: (Int, StreamOutcome) -> Void
+    ) {
         let source: ByteSource
         do { source = try input.open() } catch {
             ended(i, .failed(error))

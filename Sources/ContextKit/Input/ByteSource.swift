@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 import Render
@@ -61,9 +61,9 @@ package final class FileByteSource: ByteSource {
         guard wanted > 0 else { return 0 }
         while true {
             #if canImport(Glibc)
-            let n = Glibc.read(fd, buffer.baseAddress, wanted)
+                let n = Glibc.read(fd, buffer.baseAddress, wanted)
             #else
-            let n = Darwin.read(fd, buffer.baseAddress, wanted)
+                let n = Darwin.read(fd, buffer.baseAddress, wanted)
             #endif
             if n > 0 || (n == 0 && remaining == nil) {
                 remaining? -= n
@@ -82,8 +82,10 @@ extension FileByteSource {
     private func shrank() -> InputError {
         var status = stat()
         let now = fstat(fd, &status) == 0 ? " to \(NumberFormat.grouped(Int(status.st_size))) bytes" : ""
-        return InputError(path: path, reason: "the file shrank\(now) while it was being counted (it had \(NumberFormat.grouped(openedSize)) bytes when opened); "
-                          + "count it again once nothing is writing to it")
+        return InputError(
+            path: path,
+            reason: "the file shrank\(now) while it was being counted (it had \(NumberFormat.grouped(openedSize)) bytes when opened); "
+                + "count it again once nothing is writing to it")
     }
 }
 

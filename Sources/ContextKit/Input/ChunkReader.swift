@@ -111,7 +111,7 @@ package struct ChunkReader {
             let text = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: filled)
             work.positionsTested += max(0, filled - 2 - notBefore)
             guard let cut = boundary?.lastSafe(in: text, before: filled - 2, notBefore: notBefore) else {
-                carryCount = filled     // no safe cut yet: keep all of it and read on
+                carryCount = filled  // no safe cut yet: keep all of it and read on
                 continue
             }
             // The bytes after the cut (at most a block and two: the stretch carried

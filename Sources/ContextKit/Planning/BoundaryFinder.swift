@@ -45,8 +45,8 @@ package struct BoundaryFinder {
         let n = text.count
         var lineStart = 0
         var previousBlank = false
-        var previousIsText = false    // a paragraph line a setext underline can turn into a heading
-        var previousRecorded = -1     // index in `offsets` of the previous line's boundary
+        var previousIsText = false  // a paragraph line a setext underline can turn into a heading
+        var previousRecorded = -1  // index in `offsets` of the previous line's boundary
         var fence: (marker: UInt8, length: Int)? = nil
         while lineStart < n {
             let lineEnd: Int

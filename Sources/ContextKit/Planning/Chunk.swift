@@ -20,8 +20,10 @@ public struct Chunk: Equatable, Sendable {
 
     /// A chunk from its parts (the planner makes them; tests and callers that
     /// adjust a plan may too).
-    public init(index: Int, bytes: Range<Int>, characters: Range<Int>, newTextStart: Int, tokens: Int, proxyTokens: Int,
-                overlapTokens: Int = 0, endLevel: BoundaryLevel?) {
+    public init(
+        index: Int, bytes: Range<Int>, characters: Range<Int>, newTextStart: Int, tokens: Int, proxyTokens: Int,
+        overlapTokens: Int = 0, endLevel: BoundaryLevel?
+    ) {
         self.index = index
         self.bytes = bytes
         self.characters = characters

@@ -96,13 +96,15 @@ public struct ChunkPlanner: Sendable {
         var charactersBefore = 0
         for k in chunks.indices {
             let added = TextStats(scanning: UnsafeBufferPointer(rebasing: text[chunks[k].newBytes])).characters
-            let repeated = chunks[k].bytes.lowerBound < chunks[k].newTextStart
+            let repeated =
+                chunks[k].bytes.lowerBound < chunks[k].newTextStart
                 ? TextStats(scanning: UnsafeBufferPointer(rebasing: text[chunks[k].bytes.lowerBound..<chunks[k].newTextStart])).characters : 0
             chunks[k].characters = (charactersBefore - repeated)..<(charactersBefore + added)
             charactersBefore += added
         }
-        return ChunkPlan(budget: budget, chunks: chunks, textBytes: text.count, textCharacters: charactersBefore,
-                         textTokens: index.count, textProxyTokens: index.proxyCount)
+        return ChunkPlan(
+            budget: budget, chunks: chunks, textBytes: text.count, textCharacters: charactersBefore,
+            textTokens: index.count, textProxyTokens: index.proxyCount)
     }
 
     private func cut(_ text: UnsafeBufferPointer<UInt8>, index: TokenIndex, finder: BoundaryFinder, room: Int, overlap: Int) throws(PlanError) -> [Chunk] {
@@ -111,8 +113,9 @@ public struct ChunkPlanner: Sendable {
         func snapDown(_ p: Int) -> Int { var p = min(p, n); while p > 0 && p < n && t[p] & 0xC0 == 0x80 { p -= 1 }; return p }
         func chunk(_ start: Int, _ newStart: Int, _ end: Int, _ count: (tokens: Int, proxy: Int), _ level: BoundaryLevel?, _ chunks: [Chunk]) -> Chunk {
             let overlapTokens = start < newStart ? index.exactTokens(in: start..<newStart, text: text).tokens : 0
-            return Chunk(index: chunks.count, bytes: start..<end, characters: 0..<0, newTextStart: newStart,
-                         tokens: count.tokens, proxyTokens: count.proxy, overlapTokens: overlapTokens, endLevel: level)
+            return Chunk(
+                index: chunks.count, bytes: start..<end, characters: 0..<0, newTextStart: newStart,
+                tokens: count.tokens, proxyTokens: count.proxy, overlapTokens: overlapTokens, endLevel: level)
         }
 
         if index.count <= room {
@@ -196,8 +199,10 @@ public struct ChunkPlanner: Sendable {
     /// The level the cuts aim for and K: the fewest chunks that cut at words
     /// or above where they can, or the count of the highest level within
     /// `levelAllowance` of that.
-    private func chunkCount(minimum: Int, text: UnsafeBufferPointer<UInt8>, index: TokenIndex, finder: BoundaryFinder,
-                            room: Int, overlap: Int) -> (BoundaryLevel, Int) {
+    private func chunkCount(
+        minimum: Int, text: UnsafeBufferPointer<UInt8>, index: TokenIndex, finder: BoundaryFinder,
+        room: Int, overlap: Int
+    ) -> (BoundaryLevel, Int) {
         guard minimum > 1 else { return (.grapheme, minimum) }
         let base = max(minimum, greedyCount(atLeast: .word, limit: Int.max, text: text, index: index, finder: finder, room: room, overlap: overlap) ?? minimum)
         let limit = base + Int(Double(base) * levelAllowance)
@@ -213,8 +218,10 @@ public struct ChunkPlanner: Sendable {
     /// from `c_m` on m chunks hold the rest; each cut moved forward to the
     /// first boundary of at least `level` before the next cut (else the first
     /// word boundary), mirroring `greedyCount`.
-    private func lowerBounds(cutsAtLeast level: BoundaryLevel, text: UnsafeBufferPointer<UInt8>, index: TokenIndex,
-                             finder: BoundaryFinder, room: Int, overlap: Int) -> [Int] {
+    private func lowerBounds(
+        cutsAtLeast level: BoundaryLevel, text: UnsafeBufferPointer<UInt8>, index: TokenIndex,
+        finder: BoundaryFinder, room: Int, overlap: Int
+    ) -> [Int] {
         let n = text.count
         var lower = [n]
         while true {
@@ -224,8 +231,9 @@ public struct ChunkPlanner: Sendable {
             var cut = overlap > 0 ? index.offset(afterTokens: overlap, from: start) : start
             while cut < n && text[cut] & 0xC0 == 0x80 { cut += 1 }
             if level > .grapheme, cut < end,
-               let boundary = finder.first(atLeast: level, in: cut...(end - 1))
-                ?? (level > .word ? finder.first(atLeast: .word, in: cut...(end - 1)) : nil) {
+                let boundary = finder.first(atLeast: level, in: cut...(end - 1))
+                    ?? (level > .word ? finder.first(atLeast: .word, in: cut...(end - 1)) : nil)
+            {
                 cut = boundary.offset
             }
             guard cut < end else { break }
@@ -237,8 +245,10 @@ public struct ChunkPlanner: Sendable {
     /// Chunks needed when each ends at the last boundary of at least `level`
     /// in reach (where there is none, the last word boundary, else the last
     /// grapheme boundary), by the index's counts; nil as soon as it passes `limit`.
-    private func greedyCount(atLeast level: BoundaryLevel, limit: Int, text: UnsafeBufferPointer<UInt8>, index: TokenIndex,
-                             finder: BoundaryFinder, room: Int, overlap: Int) -> Int? {
+    private func greedyCount(
+        atLeast level: BoundaryLevel, limit: Int, text: UnsafeBufferPointer<UInt8>, index: TokenIndex,
+        finder: BoundaryFinder, room: Int, overlap: Int
+    ) -> Int? {
         let n = text.count
         var start = 0, newStart = 0, count = 1
         while index.tokens(in: start..<n) > room {
@@ -246,9 +256,10 @@ public struct ChunkPlanner: Sendable {
             while hi > 0 && hi < n && text[hi] & 0xC0 == 0x80 { hi -= 1 }
             let window = (newStart + 1)...max(newStart + 1, hi)
             guard hi > newStart,
-                  let cut = finder.last(atLeast: level, in: window, knownBoundary: newStart)
+                let cut = finder.last(atLeast: level, in: window, knownBoundary: newStart)
                     ?? (level > .word ? finder.last(atLeast: .word, in: window, knownBoundary: newStart) : nil)
-                    ?? finder.last(atLeast: .grapheme, in: window, knownBoundary: newStart) else { return count }
+                    ?? finder.last(atLeast: .grapheme, in: window, knownBoundary: newStart)
+            else { return count }
             count += 1
             if count > limit { return nil }
             newStart = cut.offset
@@ -261,8 +272,10 @@ public struct ChunkPlanner: Sendable {
     /// highest-level boundary whose tail up to `cut` is at most `overlap`
     /// tokens, preferring tails of at least half that, and the longest tail
     /// among boundaries of that level; `cut` when nothing fits.
-    private func overlapStart(before cut: Int, notBefore: Int, overlap: Int, text: UnsafeBufferPointer<UInt8>,
-                              index: TokenIndex, finder: BoundaryFinder) -> Int {
+    private func overlapStart(
+        before cut: Int, notBefore: Int, overlap: Int, text: UnsafeBufferPointer<UInt8>,
+        index: TokenIndex, finder: BoundaryFinder
+    ) -> Int {
         var lo = max(index.earliestStart(to: cut, maxTokens: overlap), notBefore + 1)
         let halfway = index.earliestStart(to: cut, maxTokens: max(1, overlap / 2))
         var hi = halfway > lo ? halfway : cut - 1

@@ -44,8 +44,10 @@ public struct LatencyModel: Equatable, Sendable, Codable {
 
     /// A model from its figures, all in seconds or characters per second;
     /// `idleCurve` is sorted by gap.
-    public init(coldFirstToken: Double, warmFirstToken: Double, outputCharactersPerSecond: Double,
-                idleCurve: [IdlePoint] = [], source: String, measured: Bool = false) {
+    public init(
+        coldFirstToken: Double, warmFirstToken: Double, outputCharactersPerSecond: Double,
+        idleCurve: [IdlePoint] = [], source: String, measured: Bool = false
+    ) {
         self.coldFirstToken = coldFirstToken
         self.warmFirstToken = warmFirstToken
         self.outputCharactersPerSecond = outputCharactersPerSecond
@@ -60,7 +62,7 @@ public struct LatencyModel: Equatable, Sendable, Codable {
         idleCurve: [
             .init(idleSeconds: 0, firstTokenSeconds: 0.415), .init(idleSeconds: 5, firstTokenSeconds: 0.591),
             .init(idleSeconds: 15, firstTokenSeconds: 0.845), .init(idleSeconds: 30, firstTokenSeconds: 1.013),
-            .init(idleSeconds: 60, firstTokenSeconds: 1.140), .init(idleSeconds: 90, firstTokenSeconds: 1.047),
+            .init(idleSeconds: 60, firstTokenSeconds: 1.140), .init(idleSeconds: 90, firstTokenSeconds: 1.047)
         ],
         source: "field notes: Apple's on-device model on an iPhone 15 Pro Max, iOS 26")
 
@@ -114,8 +116,9 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     /// The figures measured for `profile` if the summariser saved any, else the field notes'.
     package static func load(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> LatencyModel {
         guard let path = measuredPath(profile: profile, environment: environment),
-              let data = FileManager.default.contents(atPath: path),
-              let model = try? JSONDecoder().decode(LatencyModel.self, from: data) else { return .fieldNotes }
+            let data = FileManager.default.contents(atPath: path),
+            let model = try? JSONDecoder().decode(LatencyModel.self, from: data)
+        else { return .fieldNotes }
         return model
     }
 
@@ -137,15 +140,18 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     /// A model from measured calls: the first call's first-token time, the
     /// later calls' mean, and output characters over the seconds spent
     /// streaming them. Figures not measured keep `fallback`'s.
-    package static func measured(backend: String, coldFirstToken: Double?, warmFirstTokens: [Double],
-                                outputCharacters: Int, outputSeconds: Double, date: Date = Date(),
-                                fallback: LatencyModel = .fieldNotes) -> LatencyModel {
+    package static func measured(
+        backend: String, coldFirstToken: Double?, warmFirstTokens: [Double],
+        outputCharacters: Int, outputSeconds: Double, date: Date = Date(),
+        fallback: LatencyModel = .fieldNotes
+    ) -> LatencyModel {
         let warm = warmFirstTokens.isEmpty ? fallback.warmFirstToken : warmFirstTokens.reduce(0, +) / Double(warmFirstTokens.count)
         let rate = outputSeconds > 0 && outputCharacters > 0 ? Double(outputCharacters) / outputSeconds : fallback.outputCharactersPerSecond
         let day = ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        return LatencyModel(coldFirstToken: coldFirstToken ?? fallback.coldFirstToken, warmFirstToken: warm,
-                            outputCharactersPerSecond: rate, idleCurve: fallback.idleCurve,
-                            source: "measured on \(backend), \(warmFirstTokens.count + (coldFirstToken == nil ? 0 : 1)) calls, \(day)",
-                            measured: true)
+        return LatencyModel(
+            coldFirstToken: coldFirstToken ?? fallback.coldFirstToken, warmFirstToken: warm,
+            outputCharactersPerSecond: rate, idleCurve: fallback.idleCurve,
+            source: "measured on \(backend), \(warmFirstTokens.count + (coldFirstToken == nil ? 0 : 1)) calls, \(day)",
+            measured: true)
     }
 }

@@ -60,9 +60,12 @@ public struct MapReducePlan: Equatable, Sendable {
         self.passThrough = !chunks.chunks.isEmpty && chunks.textTokens <= (shortText ?? summaryTokens)
         self.levels = []
         guard !chunks.chunks.isEmpty, !passThrough else { return }
-        levels.append(Level(kind: .map, calls: chunks.chunks.map {
-            Call(inputs: [$0.index], inputTokens: $0.tokens, tokensSent: fixed + $0.tokens)
-        }))
+        levels.append(
+            Level(
+                kind: .map,
+                calls: chunks.chunks.map {
+                    Call(inputs: [$0.index], inputTokens: $0.tokens, tokensSent: fixed + $0.tokens)
+                }))
         var count = chunks.chunks.count
         guard count > 1 else { return }
         guard fanIn >= 2 else { throw .summariesDoNotShrink(summaryTokens: summaryTokens, room: budget.room) }

@@ -21,9 +21,11 @@ public enum PlanError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the overlap leaves no room for new text in a chunk\n" + budget.arithmeticText
                 + "\nlower --overlap below the room for text"
         case let .graphemeTooLarge(offset, bytes, tokens, room):
-            return "the character at byte \(offset) (one grapheme cluster of \(bytes) bytes) is \(tokens) tokens, more than the \(room) a chunk has room for; a grapheme cluster is never split, so make room (lower --reserve or --overlap, shorten the instructions) or remove the character"
+            return
+                "the character at byte \(offset) (one grapheme cluster of \(bytes) bytes) is \(tokens) tokens, more than the \(room) a chunk has room for; a grapheme cluster is never split, so make room (lower --reserve or --overlap, shorten the instructions) or remove the character"
         case let .summariesDoNotShrink(summary, room):
-            return "a summary of \(summary) tokens leaves no room for two in one reduce call (room for text: \(room)), so the summaries can never be combined; lower --summary-tokens or --reserve, or shorten the instructions and schema"
+            return
+                "a summary of \(summary) tokens leaves no room for two in one reduce call (room for text: \(room)), so the summaries can never be combined; lower --summary-tokens or --reserve, or shorten the instructions and schema"
         }
     }
 }

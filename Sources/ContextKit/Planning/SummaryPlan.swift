@@ -43,9 +43,11 @@ public struct SummaryPlan: Sendable {
     ///     `SummarySize`'s choice (from the schema, else the reserve).
     /// - Throws: `PlanError` when the text cannot be cut (`ChunkPlanner.plan(utf8:budget:)`:
     ///   no room for text, an overlap as large as the room, a character larger than a chunk).
-    public init(text: [UInt8], profile: ModelProfile, planner: ChunkPlanner, instructions: String? = nil,
-                schema: SchemaDocument? = nil, runtime: SchemaRuntime? = nil, frame: [String] = [],
-                reserve: Int? = nil, overlap: Int = 0, summaryTokens: Int? = nil) throws(PlanError) {
+    public init(
+        text: [UInt8], profile: ModelProfile, planner: ChunkPlanner, instructions: String? = nil,
+        schema: SchemaDocument? = nil, runtime: SchemaRuntime? = nil, frame: [String] = [],
+        reserve: Int? = nil, overlap: Int = 0, summaryTokens: Int? = nil
+    ) throws(PlanError) {
         let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: instructions, schema: schema, runtime: runtime, frame: frame)
         let budget = TokenBudget(profile: profile, cost: cost, reserve: reserve, overlap: overlap)
         let summary = SummarySize(given: summaryTokens, schema: schema, reserve: budget.reserve, planner: planner)

@@ -101,8 +101,10 @@ public struct SummarySizeEstimate: Sendable {
     /// The words a string's guide asks for.
     static func words(in description: String?) -> Int {
         guard let text = description?.lowercased() else { return defaultWords }
-        let numbers = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-                       "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100]
+        let numbers = [
+            "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+            "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100
+        ]
         if let range = text.range(of: #"([0-9]+|[a-z]+) words?"#, options: .regularExpression) {
             let word = text[range].split(separator: " ").first.map(String.init) ?? ""
             if let n = Int(word) ?? numbers[word] { return n }

@@ -55,7 +55,8 @@ struct TokenIndex: Sendable {
         self.ends = ends
         var cjk: [UInt32] = []
         if let estimate, estimate.proxyTokensPerCJKCharacter > 0 || estimate.tokensPerCJKCharacter > 0,
-           let t = text.baseAddress, TextStats(scanning: text).cjkCharacters > 0 {
+            let t = text.baseAddress, TextStats(scanning: text).cjkCharacters > 0
+        {
             cjk.reserveCapacity(ends.count + 1)
             cjk.append(0)
             var running: UInt32 = 0

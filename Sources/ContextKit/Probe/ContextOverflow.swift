@@ -41,8 +41,9 @@ public struct ContextOverflow: Equatable, Sendable {
         let json = try? JSONParser.parse(body)
         let error = json?["error"]
         if let error, error["type"]?.stringValue == "exceed_context_size_error" {
-            return ContextOverflow(dialect: .llamaCpp, promptTokens: error["n_prompt_tokens"]?.intValue,
-                                   contextWindow: error["n_ctx"]?.intValue)
+            return ContextOverflow(
+                dialect: .llamaCpp, promptTokens: error["n_prompt_tokens"]?.intValue,
+                contextWindow: error["n_ctx"]?.intValue)
         }
         let message = error?["message"]?.stringValue ?? json?["message"]?.stringValue ?? json?["detail"]?.stringValue ?? body
         return parseMessage(message)

@@ -12,9 +12,10 @@ extension PromptPredictor {
         guard let source = file.chatTemplate else {
             throw ChatTemplateError(message: "\(url.lastPathComponent) has no tokenizer.chat_template, so the prompt a server builds cannot be predicted")
         }
-        self.init(tokenizer: try file.tokenizer(), template: try ChatTemplate(source),
-                  bosToken: file.bosTokenID.flatMap(file.tokenText) ?? "",
-                  eosToken: file.eosTokenID.flatMap(file.tokenText) ?? "",
-                  addsBOS: file.addBOSToken)
+        self.init(
+            tokenizer: try file.tokenizer(), template: try ChatTemplate(source),
+            bosToken: file.bosTokenID.flatMap(file.tokenText) ?? "",
+            eosToken: file.eosTokenID.flatMap(file.tokenText) ?? "",
+            addsBOS: file.addBOSToken)
     }
 }

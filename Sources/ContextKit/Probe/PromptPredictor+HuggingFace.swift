@@ -17,7 +17,8 @@ extension PromptPredictor {
         guard let template = folder.chatTemplate else {
             throw ChatTemplateError(message: "\(folder.url.path) has no chat_template, so the prompt cannot be rendered")
         }
-        self.init(tokenizer: try Tokenizer.load(contentsOf: folder.tokenizerURL), template: try ChatTemplate(template.text),
-                  bosToken: folder.tokenText("bos_token") ?? "", eosToken: folder.tokenText("eos_token") ?? "", addsBOS: false)
+        self.init(
+            tokenizer: try Tokenizer.load(contentsOf: folder.tokenizerURL), template: try ChatTemplate(template.text),
+            bosToken: folder.tokenText("bos_token") ?? "", eosToken: folder.tokenText("eos_token") ?? "", addsBOS: false)
     }
 }

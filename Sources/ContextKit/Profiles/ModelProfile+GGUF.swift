@@ -27,7 +27,9 @@ extension ModelProfile {
         do {
             file = try GGUFFile(contentsOf: url)
         } catch ModelFileError.unrecognizedFormat {
-            throw ProfileError.modelFile(path: url.path, reason: "it is not a GGUF model, and only a GGUF file or a Hugging Face model folder gives a profile (to count with another tokenizer file, use -e FILE)")
+            throw ProfileError.modelFile(
+                path: url.path,
+                reason: "it is not a GGUF model, and only a GGUF file or a Hugging Face model folder gives a profile (to count with another tokenizer file, use -e FILE)")
         } catch {
             throw ProfileError.modelFile(path: url.path, reason: "\(error)")
         }
@@ -54,14 +56,17 @@ extension ModelProfile {
                 provenance.append("overheads from tokenizer.chat_template" + (predictor.addsBOS ? " and the BOS token" : ""))
             } catch let error as ChatTemplateError {
                 overheads = .init()
-                provenance.append("overheads unknown, counted as 0: its chat template cannot be rendered (\(error.message)); the text's counts are exact, but each request's framing is missing (give another profile with -m for it)")
+                provenance.append(
+                    "overheads unknown, counted as 0: its chat template cannot be rendered (\(error.message)); the text's counts are exact, but each request's framing is missing (give another profile with -m for it)"
+                )
             } catch {
                 throw ProfileError.modelFile(path: url.path, reason: "\(error)")
             }
         }
-        self.init(name: url.lastPathComponent,
-                  summary: [file.name, file.architecture].compactMap { $0 }.joined(separator: ", "),
-                  contextWindow: window, tokenizer: .file(url.path), overheads: overheads)
+        self.init(
+            name: url.lastPathComponent,
+            summary: [file.name, file.architecture].compactMap { $0 }.joined(separator: ", "),
+            contextWindow: window, tokenizer: .file(url.path), overheads: overheads)
         self.provenance = provenance
     }
 }

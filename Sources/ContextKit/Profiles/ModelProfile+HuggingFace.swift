@@ -27,7 +27,9 @@ extension ModelProfile {
         let folder = model.url, tokenizerURL = model.tokenizerURL
         let config = model.config, tokenizerConfig = model.tokenizerConfig
         guard config != nil || tokenizerConfig != nil else {
-            throw ProfileError.modelFile(path: tokenizerURL.path, reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")
+            throw ProfileError.modelFile(
+                path: tokenizerURL.path,
+                reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")
         }
         guard let tokenizerFile = try HuggingFaceModelFolder.jsonFile(tokenizerURL) else {
             throw ProfileError.modelFile(path: tokenizerURL.path, reason: "it cannot be read")
@@ -50,7 +52,9 @@ extension ModelProfile {
             window = Int(length)
             provenance.append("window from tokenizer_config.json model_max_length")
         } else {
-            throw ProfileError.modelFile(path: folder.path, reason: "neither config.json (max_position_embeddings) nor tokenizer_config.json (model_max_length) gives a context window; give it with --window N")
+            throw ProfileError.modelFile(
+                path: folder.path,
+                reason: "neither config.json (max_position_embeddings) nor tokenizer_config.json (model_max_length) gives a context window; give it with --window N")
         }
 
         let tokenizer: Tokenizer
@@ -63,13 +67,15 @@ extension ModelProfile {
         let overheads: Overheads
         if let (template, source) = model.chatTemplate {
             do {
-                let predictor = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(template),
-                                                bosToken: special.bosText ?? "", eosToken: special.eosText ?? "", addsBOS: special.addsBOS)
+                let predictor = PromptPredictor(
+                    tokenizer: tokenizer, template: try ChatTemplate(template),
+                    bosToken: special.bosText ?? "", eosToken: special.eosText ?? "", addsBOS: special.addsBOS)
                 var measured = try Overheads(measuredBy: predictor)
                 if special.addsEOS { measured.perRequest += 1 }
                 overheads = measured
-                provenance.append("overheads from \(source)" + (special.addsBOS ? " and the BOS token (\(special.bosSource))" : "")
-                                  + (special.addsEOS ? " and the EOS token (\(special.eosSource))" : ""))
+                provenance.append(
+                    "overheads from \(source)" + (special.addsBOS ? " and the BOS token (\(special.bosSource))" : "")
+                        + (special.addsEOS ? " and the EOS token (\(special.eosSource))" : ""))
             } catch {
                 throw ProfileError.modelFile(path: folder.path, reason: "its chat template cannot be rendered (\(error)); give another profile with -m")
             }
@@ -81,9 +87,10 @@ extension ModelProfile {
             provenance.append("overheads 0: no chat_template in tokenizer_config.json and no special tokens around the input")
         }
         let summary = [config?["model_type"]?.stringValue, config?["architectures"]?.elements?.first?.stringValue].compactMap { $0 }
-        self.init(name: folder.lastPathComponent,
-                  summary: (["Hugging Face model folder"] + summary).joined(separator: ", "),
-                  contextWindow: window, tokenizer: .file(tokenizerURL.path), overheads: overheads)
+        self.init(
+            name: folder.lastPathComponent,
+            summary: (["Hugging Face model folder"] + summary).joined(separator: ", "),
+            contextWindow: window, tokenizer: .file(tokenizerURL.path), overheads: overheads)
         self.provenance = provenance
     }
 

@@ -27,8 +27,10 @@ public struct ModelProfile: Equatable, Sendable, Codable {
     public var isEstimate: Bool { estimate != nil }
 
     /// A profile from its parts; only the name, window and tokenizer are required.
-    public init(name: String, summary: String = "", contextWindow: Int, tokenizer: TokenizerSpec,
-                estimate: TokenEstimate? = nil, overheads: Overheads = .init(), defaultReserve: Int = 0) {
+    public init(
+        name: String, summary: String = "", contextWindow: Int, tokenizer: TokenizerSpec,
+        estimate: TokenEstimate? = nil, overheads: Overheads = .init(), defaultReserve: Int = 0
+    ) {
         self.name = name
         self.summary = summary
         self.contextWindow = contextWindow
@@ -118,8 +120,10 @@ public struct TokenEstimate: Equatable, Sendable, Codable {
 
     /// An estimate from its figures; `cjkErrorBar` defaults to `errorBar`, and
     /// CJK characters are not priced apart when both CJK rates are 0.
-    public init(method: String, factor: Double, proxyTokensPerCJKCharacter: Double = 0, tokensPerCJKCharacter: Double = 0,
-                errorBar: Double, cjkErrorBar: Double? = nil) {
+    public init(
+        method: String, factor: Double, proxyTokensPerCJKCharacter: Double = 0, tokensPerCJKCharacter: Double = 0,
+        errorBar: Double, cjkErrorBar: Double? = nil
+    ) {
         self.method = method
         self.factor = factor
         self.proxyTokensPerCJKCharacter = proxyTokensPerCJKCharacter
@@ -145,7 +149,7 @@ public struct TokenEstimate: Equatable, Sendable, Codable {
     /// The estimate grows with the proxy count, so a binary search finds it.
     package func proxyTokens(within limit: Int, cjkCharacters: Int) -> Int {
         guard tokens(proxyTokens: 0, cjkCharacters: cjkCharacters) <= limit else { return -1 }
-        var low = 0, high = 1 << 40   // more tokens than any text holds
+        var low = 0, high = 1 << 40  // more tokens than any text holds
         while low < high {
             let mid = (low + high + 1) >> 1
             if tokens(proxyTokens: mid, cjkCharacters: cjkCharacters) <= limit { low = mid } else { high = mid - 1 }
@@ -169,11 +173,12 @@ extension TokenEstimate {
     /// Reads an estimate from JSON: `method`, `factor` and `errorBar` are required.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(method: try c.decode(String.self, forKey: .method),
-                  factor: try c.decode(Double.self, forKey: .factor),
-                  proxyTokensPerCJKCharacter: try c.decodeIfPresent(Double.self, forKey: .proxyTokensPerCJKCharacter) ?? 0,
-                  tokensPerCJKCharacter: try c.decodeIfPresent(Double.self, forKey: .tokensPerCJKCharacter) ?? 0,
-                  errorBar: try c.decode(Double.self, forKey: .errorBar),
-                  cjkErrorBar: try c.decodeIfPresent(Double.self, forKey: .cjkErrorBar))
+        self.init(
+            method: try c.decode(String.self, forKey: .method),
+            factor: try c.decode(Double.self, forKey: .factor),
+            proxyTokensPerCJKCharacter: try c.decodeIfPresent(Double.self, forKey: .proxyTokensPerCJKCharacter) ?? 0,
+            tokensPerCJKCharacter: try c.decodeIfPresent(Double.self, forKey: .tokensPerCJKCharacter) ?? 0,
+            errorBar: try c.decode(Double.self, forKey: .errorBar),
+            cjkErrorBar: try c.decodeIfPresent(Double.self, forKey: .cjkErrorBar))
     }
 }

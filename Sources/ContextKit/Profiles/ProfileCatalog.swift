@@ -26,9 +26,9 @@ public struct ProfileCatalog: Sendable {
 
     /// ContextKit's resource bundle, which holds `profiles.json`.
     #if canImport(Darwin)
-    private static let resources = ResourceBundle(module: .module)
+        private static let resources = ResourceBundle(module: .module)
     #else
-    private static let resources = ResourceBundle(target: "ContextKit")
+        private static let resources = ResourceBundle(target: "ContextKit")
     #endif
 
     /// The profiles shipped with ContextKit.
@@ -150,7 +150,8 @@ public struct ProfileCatalog: Sendable {
         let firstStep = Self.baseModel(of: name)
         let bases = [firstStep?.0, firstStep.flatMap { Self.baseModel(of: $0.0)?.0 }].compactMap { $0 }
         if let how = firstStep?.1,
-           let p = bases.lazy.compactMap({ base in self.profiles.first { $0.name == base && $0.tokenizer == .encoding(encoding) } }).first {
+            let p = bases.lazy.compactMap({ base in self.profiles.first { $0.name == base && $0.tokenizer == .encoding(encoding) } }).first
+        {
             var derived = p
             derived.name = name
             derived.provenance = ["window and overheads of the profile \(p.name) (\(name) is \(how) of it)", table]

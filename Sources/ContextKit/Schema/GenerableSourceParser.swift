@@ -40,7 +40,7 @@ struct GenerableSourceParser {
 
     private static let modifiers: Set<String> = [
         "public", "private", "fileprivate", "internal", "package", "open", "final", "nonisolated",
-        "lazy", "weak", "unowned", "mutating", "nonmutating", "override", "required", "convenience", "dynamic",
+        "lazy", "weak", "unowned", "mutating", "nonmutating", "override", "required", "convenience", "dynamic"
     ]
 
     /// At `@Generable`: reads the attribute, the declaration and its body.
@@ -58,7 +58,9 @@ struct GenerableSourceParser {
         switch keyword.text {
         case "struct", "enum": break
         case "class", "actor", "extension", "protocol":
-            throw .unsupportedSwift(line: keyword.line, construct: "@Generable on \(keyword.text == "extension" ? "an extension" : "a \(keyword.text)")", hint: "Apple's @Generable macro applies to structs and enums")
+            throw .unsupportedSwift(
+                line: keyword.line, construct: "@Generable on \(keyword.text == "extension" ? "an extension" : "a \(keyword.text)")",
+                hint: "Apple's @Generable macro applies to structs and enums")
         default:
             throw .unsupportedSwift(line: keyword.line, construct: "@Generable before `\(keyword.text)`", hint: "put @Generable directly before a struct or enum")
         }
@@ -68,7 +70,9 @@ struct GenerableSourceParser {
         }
         index += 1
         if current?.isSymbol("<") == true {
-            throw .unsupportedSwift(line: nameToken.line, construct: "generic type \(nameToken.text)<...>", hint: "the schema depends on the type arguments; count a concrete (non-generic) copy of the type")
+            throw .unsupportedSwift(
+                line: nameToken.line, construct: "generic type \(nameToken.text)<...>",
+                hint: "the schema depends on the type arguments; count a concrete (non-generic) copy of the type")
         }
         while let token = current, !token.isSymbol("{") {
             index += 1
@@ -136,7 +140,8 @@ struct GenerableSourceParser {
             if token.isSymbol("}") {
                 index += 1
                 if guides != nil {
-                    throw .unsupportedSwift(line: guideLine, construct: "@Guide not followed by a stored property", hint: "put @Guide directly before a `var name: Type` of \(typeName)")
+                    throw .unsupportedSwift(
+                        line: guideLine, construct: "@Guide not followed by a stored property", hint: "put @Guide directly before a `var name: Type` of \(typeName)")
                 }
                 return properties
             }
@@ -151,7 +156,9 @@ struct GenerableSourceParser {
                 index += 1
                 if current?.isSymbol("(") == true { try skipBalanced() }
             case .directive:
-                throw .unsupportedSwift(line: token.line, construct: "\(token.text) inside @Generable \(typeName)", hint: "the schema would depend on the build configuration; count each variant as its own file")
+                throw .unsupportedSwift(
+                    line: token.line, construct: "\(token.text) inside @Generable \(typeName)",
+                    hint: "the schema would depend on the build configuration; count each variant as its own file")
             case .identifier where Self.modifiers.contains(token.text):
                 index += 1
                 if current?.isSymbol("(") == true { try skipBalanced() }
@@ -162,7 +169,8 @@ struct GenerableSourceParser {
                 if let property = try parseProperty(guides: guides ?? .init(), typeName: typeName, isStatic: isStatic) {
                     properties.append(property)
                 } else if guides != nil {
-                    throw .unsupportedSwift(line: guideLine, construct: "@Guide on a \(isStatic ? "static" : "computed") property", hint: "guides only apply to stored instance properties")
+                    throw .unsupportedSwift(
+                        line: guideLine, construct: "@Guide on a \(isStatic ? "static" : "computed") property", hint: "guides only apply to stored instance properties")
                 }
                 guides = nil
                 isStatic = false
@@ -174,7 +182,9 @@ struct GenerableSourceParser {
             case .symbol where token.text == ";":
                 index += 1
             default:
-                throw .unsupportedSwift(line: token.line, construct: "`\(token.text)` in the body of \(typeName)", hint: "schema-cost reads stored properties, @Guide attributes and nested @Generable types")
+                throw .unsupportedSwift(
+                    line: token.line, construct: "`\(token.text)` in the body of \(typeName)",
+                    hint: "schema-cost reads stored properties, @Guide attributes and nested @Generable types")
             }
         }
         throw unterminated("struct \(typeName) {", at: open)
@@ -191,7 +201,8 @@ struct GenerableSourceParser {
         index += 1
         guard current?.isSymbol(":") == true else {
             if isStatic { skipValue(); return nil }
-            throw .unsupportedSwift(line: name.line, construct: "property \(name.text) without a type annotation", hint: "write `var \(name.text): Type` so the schema type is known")
+            throw .unsupportedSwift(
+                line: name.line, construct: "property \(name.text) without a type annotation", hint: "write `var \(name.text): Type` so the schema type is known")
         }
         index += 1
         let type = try parseType(property: name.text)
@@ -210,7 +221,9 @@ struct GenerableSourceParser {
             if !observed { return nil }
         } else if current?.isSymbol("=") == true {
             if keyword.text == "let" {
-                throw .unsupportedSwift(line: name.line, construct: "`let \(name.text)` with an initial value", hint: "a constant cannot be generated; whether the macro skips it is not known here, so make it a `var` or move it out of the type")
+                throw .unsupportedSwift(
+                    line: name.line, construct: "`let \(name.text)` with an initial value",
+                    hint: "a constant cannot be generated; whether the macro skips it is not known here, so make it a `var` or move it out of the type")
             }
             skipValue()
         }
@@ -224,7 +237,11 @@ struct GenerableSourceParser {
             index += 1
             let element = try parseType(property: property)
             if current?.isSymbol(":") == true {
-                throw .unsupportedSwift(line: token.line, construct: "dictionary type for \(property)", hint: "Apple's built-in Generable types are String, Int, Double, Float, Decimal, Bool, arrays and optionals; use an array of a @Generable struct with key and value properties")
+                throw .unsupportedSwift(
+                    line: token.line, construct: "dictionary type for \(property)",
+                    hint:
+                        "Apple's built-in Generable types are String, Int, Double, Float, Decimal, Bool, arrays and optionals; use an array of a @Generable struct with key and value properties"
+                )
             }
             guard current?.isSymbol("]") == true else { throw unexpected(current, expected: "]", in: property) }
             index += 1
@@ -245,7 +262,9 @@ struct GenerableSourceParser {
                 index += 1
                 let argument = try parseType(property: property)
                 if current?.isSymbol(",") == true || !["Array", "Optional"].contains(name) {
-                    throw .unsupportedSwift(line: token.line, construct: "generic type \(name)<...> for \(property)", hint: "only Array<T> and Optional<T> are read; Apple's macro needs Generable types")
+                    throw .unsupportedSwift(
+                        line: token.line, construct: "generic type \(name)<...> for \(property)",
+                        hint: "only Array<T> and Optional<T> are read; Apple's macro needs Generable types")
                 }
                 guard current?.isSymbol(">") == true else { throw unexpected(current, expected: ">", in: property) }
                 index += 1
@@ -291,7 +310,9 @@ struct GenerableSourceParser {
                 guard current?.isSymbol(")") == true else { throw unexpected(current, expected: ")", in: ".\(name.text)(...)") }
                 index += 1
             } else {
-                throw .unsupportedSwift(line: token.line, construct: "@Guide argument starting with `\(token.text)`", hint: "read are description: \"...\" and .count, .minimumCount, .maximumCount, .anyOf, .range, .minimum, .maximum, .pattern")
+                throw .unsupportedSwift(
+                    line: token.line, construct: "@Guide argument starting with `\(token.text)`",
+                    hint: "read are description: \"...\" and .count, .minimumCount, .maximumCount, .anyOf, .range, .minimum, .maximum, .pattern")
             }
         }
         guard current != nil else { throw unterminated("@Guide(", at: open) }
@@ -332,12 +353,15 @@ struct GenerableSourceParser {
             guides.maximum = try parseNumber(guide: name.text)
         case "pattern":
             guard let literal = current, literal.kind == .regex else {
-                throw .unsupportedSwift(line: name.line, construct: ".pattern without a regex literal", hint: "write .pattern(/.../); Regex builders and Regex(\"...\") are not read")
+                throw .unsupportedSwift(
+                    line: name.line, construct: ".pattern without a regex literal", hint: "write .pattern(/.../); Regex builders and Regex(\"...\") are not read")
             }
             index += 1
             guides.pattern = literal.text
         default:
-            throw .unsupportedSwift(line: name.line, construct: "guide .\(name.text)", hint: "read are .count, .minimumCount, .maximumCount, .anyOf, .range, .minimum, .maximum and .pattern; its encoding is not known here")
+            throw .unsupportedSwift(
+                line: name.line, construct: "guide .\(name.text)",
+                hint: "read are .count, .minimumCount, .maximumCount, .anyOf, .range, .minimum, .maximum and .pattern; its encoding is not known here")
         }
     }
 
@@ -395,7 +419,8 @@ struct GenerableSourceParser {
         case .interpolatedString:
             throw .unsupportedSwift(line: token.line, construct: "string interpolation in \(context)", hint: "its text is only known at run time; write the literal text")
         default:
-            throw .unsupportedSwift(line: token.line, construct: "`\(token.text)` as \(context)", hint: "write a string literal; constants and expressions are only known at run time")
+            throw .unsupportedSwift(
+                line: token.line, construct: "`\(token.text)` as \(context)", hint: "write a string literal; constants and expressions are only known at run time")
         }
     }
 
@@ -427,7 +452,9 @@ struct GenerableSourceParser {
                 index += 1
                 if current?.isSymbol("(") == true { try skipBalanced() }
             case .directive:
-                throw .unsupportedSwift(line: token.line, construct: "\(token.text) inside @Generable \(typeName)", hint: "the schema would depend on the build configuration; count each variant as its own file")
+                throw .unsupportedSwift(
+                    line: token.line, construct: "\(token.text) inside @Generable \(typeName)",
+                    hint: "the schema would depend on the build configuration; count each variant as its own file")
             case .identifier where Self.modifiers.contains(token.text) || token.text == "static":
                 index += 1
             case .identifier where ["var", "let"].contains(token.text):
@@ -452,7 +479,9 @@ struct GenerableSourceParser {
         while let name = current, name.kind == .identifier {
             index += 1
             if current?.isSymbol("(") == true {
-                throw .unsupportedSwift(line: name.line, construct: "case \(name.text)(...) with associated values in \(typeName)", hint: "only enums with plain cases are read; their schema shape for payloads is not known here")
+                throw .unsupportedSwift(
+                    line: name.line, construct: "case \(name.text)(...) with associated values in \(typeName)",
+                    hint: "only enums with plain cases are read; their schema shape for payloads is not known here")
             }
             if current?.isSymbol("=") == true {
                 index += 1
@@ -537,10 +566,11 @@ struct GenerableSourceParser {
         switch token.kind {
         case .attribute, .directive: return true
         case .identifier:
-            return Self.modifiers.contains(token.text) || [
-                "var", "let", "func", "init", "deinit", "subscript", "static", "class", "struct", "enum",
-                "actor", "extension", "protocol", "typealias", "case",
-            ].contains(token.text)
+            return Self.modifiers.contains(token.text)
+                || [
+                    "var", "let", "func", "init", "deinit", "subscript", "static", "class", "struct", "enum",
+                    "actor", "extension", "protocol", "typealias", "case"
+                ].contains(token.text)
         default: return false
         }
     }
@@ -553,6 +583,8 @@ struct GenerableSourceParser {
     /// Source that does not parse: `token` (nil: the end of the file) where something else must be.
     private func unexpected(_ token: SwiftToken?, expected: String, in context: String) -> SchemaError {
         let at = token ?? tokens.last
-        return .swiftSyntax(line: at?.line ?? 1, column: at?.column ?? 1, problem: "`\(token?.text ?? "end of file")` where \(expected) was expected in \(context)", hint: "schema-cost reads a subset of Swift; simplify the declaration")
+        return .swiftSyntax(
+            line: at?.line ?? 1, column: at?.column ?? 1, problem: "`\(token?.text ?? "end of file")` where \(expected) was expected in \(context)",
+            hint: "schema-cost reads a subset of Swift; simplify the declaration")
     }
 }

@@ -20,14 +20,16 @@ enum GenerationSchemaBuilder {
 
     /// Apple's built-in `Generable` scalar types and their JSON Schema types.
     static let scalarTypes: [String: String] = [
-        "String": "string", "Int": "integer", "Double": "number", "Float": "number", "Decimal": "number", "Bool": "boolean",
+        "String": "string", "Int": "integer", "Double": "number", "Float": "number", "Decimal": "number", "Bool": "boolean"
     ]
 
     static func build(_ declarations: [GenerableDeclaration], rootName: String? = nil) throws(SchemaError) -> Result {
         var byName: [String: GenerableDeclaration] = [:]
         for declaration in declarations {
             if byName[declaration.name] != nil {
-                throw .unsupportedSwift(line: declaration.line, construct: "a second @Generable type named \(declaration.name)", hint: "nested types are referred to by their last name component; rename one of them")
+                throw .unsupportedSwift(
+                    line: declaration.line, construct: "a second @Generable type named \(declaration.name)",
+                    hint: "nested types are referred to by their last name component; rename one of them")
             }
             byName[declaration.name] = declaration
         }
@@ -44,7 +46,8 @@ enum GenerationSchemaBuilder {
             let roots = declarations.filter { !referenced.contains($0.name) }
             root = roots.first ?? declarations[0]
             if roots.count > 1 {
-                notes.append("the file has \(roots.count) top-level @Generable types (\(roots.map(\.name).joined(separator: ", "))); counted \(root.name), choose another with --type NAME")
+                notes.append(
+                    "the file has \(roots.count) top-level @Generable types (\(roots.map(\.name).joined(separator: ", "))); counted \(root.name), choose another with --type NAME")
             }
         }
         // Definitions in the order they are first reached from the root.
@@ -53,7 +56,9 @@ enum GenerationSchemaBuilder {
         while !queue.isEmpty {
             let name = queue.removeFirst()
             if name == root.name {
-                throw .unsupportedSwift(line: root.line, construct: "a type that refers back to \(root.name)", hint: "how Apple encodes a recursive root type is not known here; count a non-recursive variant")
+                throw .unsupportedSwift(
+                    line: root.line, construct: "a type that refers back to \(root.name)",
+                    hint: "how Apple encodes a recursive root type is not known here; count a non-recursive variant")
             }
             if order.contains(name) { continue }
             order.append(name)
@@ -78,7 +83,11 @@ enum GenerationSchemaBuilder {
         for property in properties {
             let base = baseName(property.type)
             if scalarTypes[base] == nil && known[base] == nil {
-                throw .unsupportedSwift(line: property.line, construct: "type \(base) of \(declaration.name).\(property.name)", hint: "it is neither a built-in Generable type (String, Int, Double, Float, Decimal, Bool, arrays, optionals) nor a @Generable type in this file; put its declaration in the file (or a copy of it)")
+                throw .unsupportedSwift(
+                    line: property.line, construct: "type \(base) of \(declaration.name).\(property.name)",
+                    hint:
+                        "it is neither a built-in Generable type (String, Int, Double, Float, Decimal, Bool, arrays, optionals) nor a @Generable type in this file; put its declaration in the file (or a copy of it)"
+                )
             }
             let guides = property.guides
             let unwrapped = unwrapOptional(property.type)
@@ -97,7 +106,8 @@ enum GenerationSchemaBuilder {
     }
 
     private static func mismatch(_ property: GenerableDeclaration.Property, in declaration: GenerableDeclaration, guide: String, applies: String) -> SchemaError {
-        .unsupportedSwift(line: property.line, construct: "\(guide) on \(declaration.name).\(property.name)", hint: "these guides apply to \(applies); the Swift compiler would reject this")
+        .unsupportedSwift(
+            line: property.line, construct: "\(guide) on \(declaration.name).\(property.name)", hint: "these guides apply to \(applies); the Swift compiler would reject this")
     }
 
     // MARK: Emitting

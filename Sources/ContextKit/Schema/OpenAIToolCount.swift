@@ -27,9 +27,10 @@ struct OpenAIToolCount {
             text += lineTokens
             bareText += count(bareLine)
             framing += functionFraming
-            fields.append(SchemaCostReport.Field(
-                path: name, kind: .function, tokens: functionFraming + lineTokens,
-                descriptionTokens: lineTokens - count(bareLine), description: entry.description))
+            fields.append(
+                SchemaCostReport.Field(
+                    path: name, kind: .function, tokens: functionFraming + lineTokens,
+                    descriptionTokens: lineTokens - count(bareLine), description: entry.description))
             for property in properties {
                 let schema = SchemaReferences.target(of: property.value, in: entry.schema)
                 let type = Self.typeText(schema["type"])
@@ -52,9 +53,10 @@ struct OpenAIToolCount {
                 text += propertyTokens + enumText
                 bareText += bareTokens + enumText
                 framing += propertyFraming
-                fields.append(SchemaCostReport.Field(
-                    path: name + "." + property.key, kind: .property, tokens: propertyFraming + propertyTokens + enumText,
-                    descriptionTokens: propertyTokens - bareTokens, description: property.value["description"]?.stringValue))
+                fields.append(
+                    SchemaCostReport.Field(
+                        path: name + "." + property.key, kind: .property, tokens: propertyFraming + propertyTokens + enumText,
+                        descriptionTokens: propertyTokens - bareTokens, description: property.value["description"]?.stringValue))
             }
         }
         if !entries.isEmpty { framing += constants.listEnd }

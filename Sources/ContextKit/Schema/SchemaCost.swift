@@ -43,7 +43,9 @@ public struct SchemaCost {
             notes.append("\(settings.profileName) turns the schema into a decoding grammar; it is not in the prompt and costs no window tokens")
         }
         if priced.locallyPricedFields > 0 {
-            notes.append("\(priced.locallyPricedFields) fields in schemas of more than \(Self.recountedFieldLimit) fields: each row counts the field's own text, not a recount of the whole schema without it (that grows with the square of the size); rows may be off by a token or two, totals are exact")
+            notes.append(
+                "\(priced.locallyPricedFields) fields in schemas of more than \(Self.recountedFieldLimit) fields: each row counts the field's own text, not a recount of the whole schema without it (that grows with the square of the size); rows may be off by a token or two, totals are exact"
+            )
         }
         let schemaTokens = priced.schema
         let total = schemaTokens + priced.framing
@@ -54,7 +56,9 @@ public struct SchemaCost {
         if settings.canLeaveSchemaOutOfPrompt && !document.isToolList {
             outOfPrompt = SchemaCostReport.WhatIf(
                 schemaTokens: 0, totalTokens: 0, savedTokens: total,
-                warning: "the output still always parses (decoding stays constrained), but meaning collapses: the model no longer reads the field names or descriptions, and 7 of 8 runs in the field notes had a junk field (empty string, lone comma)")
+                warning:
+                    "the output still always parses (decoding stays constrained), but meaning collapses: the model no longer reads the field names or descriptions, and 7 of 8 runs in the field notes had a junk field (empty string, lone comma)"
+            )
         }
         let budget = TokenBudget(
             window: settings.contextWindow, requestOverhead: settings.requestOverhead, instructions: instructionsTokens,
@@ -122,8 +126,9 @@ public struct SchemaCost {
                 locallyPriced += sites.count
             }
         }
-        return Priced(text: texts.joined(separator: "\n"), rawSchema: raw, schema: total, framing: framing * document.entries.count, fields: fields, withoutDescriptions: bare,
-                      locallyPricedFields: locallyPriced)
+        return Priced(
+            text: texts.joined(separator: "\n"), rawSchema: raw, schema: total, framing: framing * document.entries.count, fields: fields, withoutDescriptions: bare,
+            locallyPricedFields: locallyPriced)
     }
 
     /// Up to this many fields per schema, each row is the whole schema
@@ -163,16 +168,17 @@ public struct SchemaCost {
         }
         var tokens = descriptionTokens
         if let name = site.propertyName {
-            tokens = saving(sent.updating(at: site.ownerPath[...]) { owner in
-                var owner = owner
-                if let properties = owner["properties"] { owner = owner.setting("properties", to: properties.removing(key: name)) }
-                for list in ["required", "x-order"] {
-                    if let names = owner[list]?.elements {
-                        owner = owner.setting(list, to: .array(names.filter { $0 != .string(name) }))
+            tokens = saving(
+                sent.updating(at: site.ownerPath[...]) { owner in
+                    var owner = owner
+                    if let properties = owner["properties"] { owner = owner.setting("properties", to: properties.removing(key: name)) }
+                    for list in ["required", "x-order"] {
+                        if let names = owner[list]?.elements {
+                            owner = owner.setting(list, to: .array(names.filter { $0 != .string(name) }))
+                        }
                     }
-                }
-                return owner
-            })
+                    return owner
+                })
         }
         return SchemaCostReport.Field(path: site.display, kind: site.kind, tokens: tokens, descriptionTokens: descriptionTokens, description: site.description)
     }

@@ -176,11 +176,14 @@ public struct SchemaDocument: Sendable, Equatable {
         for (position, item) in items.enumerated() {
             let function = item["type"]?.stringValue == "function" ? item["function"] : item
             guard let function, case .object = function, let name = function["name"]?.stringValue else {
-                throw .notASchema(reason: "tool \(position) has no function name; expected {\"type\":\"function\",\"function\":{\"name\":...,\"description\":...,\"parameters\":{...}}}")
+                throw .notASchema(
+                    reason: "tool \(position) has no function name; expected {\"type\":\"function\",\"function\":{\"name\":...,\"description\":...,\"parameters\":{...}}}")
             }
             var sent = function
             var parameters = function["parameters"] ?? .object([JSONMember("type", .string("object")), JSONMember("properties", .object([]))])
-            if function["parameters"] == nil, let schema = function["input_schema"] ?? (function["properties"] != nil ? function.removing(key: "name").removing(key: "description") : nil) {
+            if function["parameters"] == nil,
+                let schema = function["input_schema"] ?? (function["properties"] != nil ? function.removing(key: "name").removing(key: "description") : nil)
+            {
                 // The schema stands beside the name (or under "input_schema"): sent as a function is.
                 parameters = schema
                 var members = [JSONMember("name", .string(name))]

@@ -32,10 +32,11 @@ struct SchemaFieldSite: Equatable {
             for member in properties {
                 let childPath = path + [.key("properties"), .key(member.key)]
                 let childDisplay = display.isEmpty ? member.key : display + "." + member.key
-                found.append(SchemaFieldSite(
-                    display: childDisplay, kind: .property, path: childPath, propertyName: member.key,
-                    ownerPath: path, description: member.value["description"]?.stringValue, schema: member.value,
-                    listings: (required.contains(member.key) ? 1 : 0) + (ordered.contains(member.key) ? 1 : 0)))
+                found.append(
+                    SchemaFieldSite(
+                        display: childDisplay, kind: .property, path: childPath, propertyName: member.key,
+                        ownerPath: path, description: member.value["description"]?.stringValue, schema: member.value,
+                        listings: (required.contains(member.key) ? 1 : 0) + (ordered.contains(member.key) ? 1 : 0)))
                 collect(member.value, path: childPath, display: childDisplay, into: &found)
             }
         }

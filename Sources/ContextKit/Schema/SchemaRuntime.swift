@@ -51,13 +51,15 @@ extension SchemaCostSettings {
             // the nearest measured analogue is the response schema's (FIELD-NOTES.md:
             // 119 charged − 113 for Summary's compact JSON ≈ 6 tokens), used per tool.
             toolSource = "no measurement exists for tools; assumed per tool: the nearest measured analogue, the response-schema framing (119 − 113 for Summary, field notes)"
-            toolNote = "Apple's framing of tool definitions was never measured: each tool is counted as its compact JSON (name, description, arguments schema) plus \(framing) tokens, the response-schema framing measured in the field notes"
+            toolNote =
+                "Apple's framing of tool definitions was never measured: each tool is counted as its compact JSON (name, description, arguments schema) plus \(framing) tokens, the response-schema framing measured in the field notes"
         case .openai:
             outputSchemas = .jsonText(style: .compact(escapingSlashes: false), framingTokens: 0)
             let isO200k = profile.tokenizer == .encoding("o200k_base")
             tools = .openAIFunctions(isO200k ? .gpt4o : .gpt4)
             source = "unpublished for response_format; none counted"
-            toolSource = "OpenAI Cookbook num_tokens_for_tools constants, published for "
+            toolSource =
+                "OpenAI Cookbook num_tokens_for_tools constants, published for "
                 + (isO200k ? "gpt-4o and gpt-4o-mini" : "gpt-3.5-turbo and gpt-4")
                 + (["gpt-4o", "gpt-4o-mini", "gpt-4", "gpt-3.5-turbo"].contains(profile.name) ? "" : "; assumed for \(profile.name)")
             outputNote = "OpenAI does not publish how a response_format schema is put into the prompt; counted: its compact JSON, no framing"
@@ -66,7 +68,8 @@ extension SchemaCostSettings {
             tools = .jsonText(style: .spaced, framingTokens: 0)
             source = "the schema is a decoding grammar, not prompt text"
             toolSource = "the chat template's wrapper text is not counted"
-            toolNote = "tools are rendered by the model's chat template; counted: the JSON its tojson filter writes, without the template's own wrapper text (check with a real request)"
+            toolNote =
+                "tools are rendered by the model's chat template; counted: the JSON its tojson filter writes, without the template's own wrapper text (check with a real request)"
         case .json:
             outputSchemas = .jsonText(style: .compact(escapingSlashes: false), framingTokens: framing)
             tools = outputSchemas

@@ -10,7 +10,7 @@ enum SchemaShape {
     /// The keywords that make an object a schema (one is enough at the root).
     static let keywords: Set<String> = [
         "type", "properties", "items", "prefixItems", "$ref", "anyOf", "oneOf", "allOf", "not", "enum", "const",
-        "$defs", "definitions", "additionalProperties", "required", "patternProperties", "$schema",
+        "$defs", "definitions", "additionalProperties", "required", "patternProperties", "$schema"
     ]
 
     /// Throws `SchemaError.notASchema` naming the first keyword of the wrong
@@ -24,7 +24,10 @@ enum SchemaShape {
         }
         if requireKeyword, !members.isEmpty, !members.contains(where: { keywords.contains($0.key) }) {
             let seen = members.prefix(3).map { "\"\($0.key)\"" }.joined(separator: ", ")
-            throw .notASchema(reason: "\(label) has no JSON Schema keyword (type, properties, items, $ref, anyOf, enum...), only \(seen)\(members.count > 3 ? "..." : ""); give a JSON Schema, an OpenAI response_format or tool list, or Swift source")
+            throw .notASchema(
+                reason:
+                    "\(label) has no JSON Schema keyword (type, properties, items, $ref, anyOf, enum...), only \(seen)\(members.count > 3 ? "..." : ""); give a JSON Schema, an OpenAI response_format or tool list, or Swift source"
+            )
         }
         if requireKeyword, members.isEmpty {
             throw .notASchema(reason: "\(label) is an empty object, which constrains nothing; give the schema of the answer")

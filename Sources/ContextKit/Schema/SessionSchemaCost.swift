@@ -109,8 +109,9 @@ extension SchemaCost {
         let counted = schemas.max { $0.report.totalTokens < $1.report.totalTokens }
         if schemas.count > 1, let counted {
             let others = schemas.filter { $0.source != counted.source || $0.name != counted.name }
-            notes.append("\(schemas.count) response schemas given: a request sends one, so the dearest (\(counted.name ?? counted.source)) is counted; not counted: "
-                         + others.map { $0.name ?? $0.source }.joined(separator: ", "))
+            notes.append(
+                "\(schemas.count) response schemas given: a request sends one, so the dearest (\(counted.name ?? counted.source)) is counted; not counted: "
+                    + others.map { $0.name ?? $0.source }.joined(separator: ", "))
         }
         if let counted { notes += counted.report.notes }
         var unique: [String] = []

@@ -136,7 +136,7 @@ struct SwiftLexer {
             } else if c == ".", let next = peek(1), ("0"..."9").contains(next) {
                 text += "."
                 index += 1
-            } else if (c == "e" || c == "E"), !text.hasPrefix("0x"), let next = peek(1), ("0"..."9").contains(next) || next == "-" || next == "+" {
+            } else if c == "e" || c == "E", !text.hasPrefix("0x"), let next = peek(1), ("0"..."9").contains(next) || next == "-" || next == "+" {
                 text.unicodeScalars.append(c)
                 text.unicodeScalars.append(next)
                 index += 2

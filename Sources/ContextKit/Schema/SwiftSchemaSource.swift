@@ -23,9 +23,10 @@ enum SwiftSchemaSource {
         for tool in tools {
             let scope = declarations.filter { tool.body.contains($0.tokenIndex) } + fileLevel
             guard scope.contains(where: { $0.name == tool.argumentsType }) else {
-                throw .invalidTool(tool: tool.typeName, line: tool.argumentsAt.line, column: tool.argumentsAt.column,
-                                   problem: "its arguments type \(tool.argumentsType) is not a @Generable type in this file",
-                                   hint: "mark it @Generable, or put its declaration (or a copy of it) in this file")
+                throw .invalidTool(
+                    tool: tool.typeName, line: tool.argumentsAt.line, column: tool.argumentsAt.column,
+                    problem: "its arguments type \(tool.argumentsType) is not a @Generable type in this file",
+                    hint: "mark it @Generable, or put its declaration (or a copy of it) in this file")
             }
             let built = try GenerationSchemaBuilder.build(scope, rootName: tool.argumentsType)
             usedByTools.formUnion(GenerationSchemaBuilder.reachable(from: tool.argumentsType, in: scope))
@@ -35,7 +36,7 @@ enum SwiftSchemaSource {
             }
             notes += built.notes.map { "\(name): \($0)" }
             let function: OrderedJSON = .object([
-                JSONMember("name", .string(name)), JSONMember("description", .string(tool.description)), JSONMember("parameters", built.schema),
+                JSONMember("name", .string(name)), JSONMember("description", .string(tool.description)), JSONMember("parameters", built.schema)
             ])
             try SchemaReferences.validate(built.schema, label: "tool \(name): #/parameters")
             entries.append(SchemaDocument.Entry(name: name, description: tool.description, schema: built.schema, function: function))
@@ -48,7 +49,9 @@ enum SwiftSchemaSource {
             let built = try GenerationSchemaBuilder.build(fileLevel, rootName: root)
             var responseNotes = built.notes
             if typeName == nil && roots.count > 1 {
-                responseNotes.append("the file has \(roots.count) top-level @Generable types no tool uses (\(roots.map(\.name).joined(separator: ", "))); counted \(root) as the response schema, choose another with --type NAME")
+                responseNotes.append(
+                    "the file has \(roots.count) top-level @Generable types no tool uses (\(roots.map(\.name).joined(separator: ", "))); counted \(root) as the response schema, choose another with --type NAME"
+                )
             }
             documents.append(try SchemaDocument(json: built.schema, format: .swift, notes: responseNotes))
         }

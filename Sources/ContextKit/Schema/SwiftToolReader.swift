@@ -39,14 +39,16 @@ enum SwiftToolReader {
         while index + 1 < tokens.count {
             let keyword = tokens[index]
             guard keyword.kind == .identifier, ["struct", "class", "actor", "enum"].contains(keyword.text),
-                  tokens[index + 1].kind == .identifier,
-                  let open = conformanceToTool(tokens, after: index + 1)
+                tokens[index + 1].kind == .identifier,
+                let open = conformanceToTool(tokens, after: index + 1)
             else {
                 index += 1
                 continue
             }
             guard let close = matchingClose(tokens, open: open) else {
-                throw .swiftSyntax(line: tokens[open].line, column: tokens[open].column, problem: "unterminated \(keyword.text) \(tokens[index + 1].text) {", hint: "the file seems cut off or its brackets do not balance")
+                throw .swiftSyntax(
+                    line: tokens[open].line, column: tokens[open].column, problem: "unterminated \(keyword.text) \(tokens[index + 1].text) {",
+                    hint: "the file seems cut off or its brackets do not balance")
             }
             tools.append(try readTool(tokens, nameToken: tokens[index + 1], body: (open + 1)..<close))
             index = open + 1  // nested tools are read too
@@ -74,7 +76,8 @@ enum SwiftToolReader {
             if token.isIdentifier("Tool") {
                 let before = tokens[index - 1]
                 if before.isSymbol(":") || before.isSymbol(",") || before.isSymbol("&")
-                    || (before.isSymbol(".") && index >= 2 && tokens[index - 2].isIdentifier("FoundationModels")) {
+                    || (before.isSymbol(".") && index >= 2 && tokens[index - 2].isIdentifier("FoundationModels"))
+                {
                     conforms = true
                 }
             }
@@ -131,7 +134,9 @@ enum SwiftToolReader {
             case .identifier where ["struct", "enum", "class", "actor"].contains(token.text):
                 if let next, next.isIdentifier("Arguments") {
                     guard generablePending else {
-                        throw refuse(token, "its `\(token.text) Arguments` is not @Generable", "mark it @Generable (import FoundationModels): the framework builds the tool's parameters schema from it")
+                        throw refuse(
+                            token, "its `\(token.text) Arguments` is not @Generable",
+                            "mark it @Generable (import FoundationModels): the framework builds the tool's parameters schema from it")
                     }
                     arguments = ("Arguments", next)
                 }
@@ -143,7 +148,9 @@ enum SwiftToolReader {
                     while target + 2 < body.upperBound, tokens[target + 1].isSymbol("."), tokens[target + 2].kind == .identifier { target += 2 }
                     let type = tokens[target]
                     if type.isIdentifier("GeneratedContent") {
-                        throw refuse(type, "its Arguments is GeneratedContent, so its `parameters` schema is built at run time", "price the schema's JSON instead: encode tool.parameters with JSONEncoder and pass the file to schema-cost")
+                        throw refuse(
+                            type, "its Arguments is GeneratedContent, so its `parameters` schema is built at run time",
+                            "price the schema's JSON instead: encode tool.parameters with JSONEncoder and pass the file to schema-cost")
                     }
                     arguments = (type.text, type)
                 }
@@ -151,7 +158,8 @@ enum SwiftToolReader {
             case .identifier where token.text == "func":
                 // `func call(arguments: T)` names the arguments type when nothing else does.
                 if let next, next.isIdentifier("call"), index + 5 < body.upperBound, tokens[index + 2].isSymbol("("),
-                   tokens[index + 3].isIdentifier("arguments"), tokens[index + 4].isSymbol(":"), tokens[index + 5].kind == .identifier {
+                    tokens[index + 3].isIdentifier("arguments"), tokens[index + 4].isSymbol(":"), tokens[index + 5].kind == .identifier
+                {
                     var target = index + 5
                     while target + 2 < body.upperBound, tokens[target + 1].isSymbol("."), tokens[target + 2].kind == .identifier { target += 2 }
                     callArguments = (tokens[target].text, tokens[target])
@@ -168,7 +176,9 @@ enum SwiftToolReader {
                     index = end
                     continue
                 case "parameters":
-                    throw refuse(member, "its `parameters` schema is written by hand, so it is only known at run time", "price the schema's JSON instead: encode tool.parameters with JSONEncoder and pass the file to schema-cost")
+                    throw refuse(
+                        member, "its `parameters` schema is written by hand, so it is only known at run time",
+                        "price the schema's JSON instead: encode tool.parameters with JSONEncoder and pass the file to schema-cost")
                 default:
                     break
                 }
@@ -183,8 +193,9 @@ enum SwiftToolReader {
         guard let chosen = arguments ?? callArguments else {
             throw refuse(nameToken, "no Arguments type", "declare `@Generable struct Arguments { ... }` (or `typealias Arguments = SomeGenerableType`)")
         }
-        return ToolDeclaration(typeName: typeName, name: name, description: description, argumentsType: chosen.type,
-                               argumentsAt: chosen.at, body: body, at: nameToken)
+        return ToolDeclaration(
+            typeName: typeName, name: name, description: description, argumentsType: chosen.type,
+            argumentsAt: chosen.at, body: body, at: nameToken)
     }
 
     /// At a `name` / `description` property's name: its string literal, and the

@@ -22,9 +22,10 @@ public struct TextPosition: Equatable, Sendable {
 
     /// The position just after a stretch of text with these statistics.
     public func advanced(over stats: TextStats) -> TextPosition {
-        TextPosition(byteOffset: byteOffset + stats.bytes,
-                     characterOffset: characterOffset + stats.characters,
-                     line: line + stats.newlines,
-                     column: stats.newlines > 0 ? stats.charactersAfterLastNewline + 1 : column + stats.characters)
+        TextPosition(
+            byteOffset: byteOffset + stats.bytes,
+            characterOffset: characterOffset + stats.characters,
+            line: line + stats.newlines,
+            column: stats.newlines > 0 ? stats.charactersAfterLastNewline + 1 : column + stats.characters)
     }
 }

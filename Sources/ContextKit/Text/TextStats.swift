@@ -74,7 +74,9 @@ public struct TextStats: Equatable, Sendable {
                     // unless the byte is zero, so these are the zero marks
                     // with no carry between bytes.
                     if (w0 &+ low7) & (w1 &+ low7) & (w2 &+ low7) & (w3 &+ low7) & highBits != highBits && firstNUL == nil {
-                        firstNUL = i &+ (packed(zeroBytes(w0)) | packed(zeroBytes(w1)) << 8
+                        firstNUL =
+                            i
+                            &+ (packed(zeroBytes(w0)) | packed(zeroBytes(w1)) << 8
                             | packed(zeroBytes(w2)) << 16 | packed(zeroBytes(w3)) << 24).trailingZeroBitCount
                     }
                     let f0 = ~((w0 ^ newlineBytes) &+ low7) & highBits, f1 = ~((w1 ^ newlineBytes) &+ low7) & highBits

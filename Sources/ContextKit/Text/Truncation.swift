@@ -48,8 +48,10 @@ extension Tokenizer {
     /// A `limit` of 0 or less keeps nothing.
     ///
     /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does.
-    public func truncate(_ text: String, to limit: Int, at boundary: TruncationBoundary = .character,
-                         allowedSpecial: SpecialTokenPolicy = .plainText) throws -> Truncation {
+    public func truncate(
+        _ text: String, to limit: Int, at boundary: TruncationBoundary = .character,
+        allowedSpecial: SpecialTokenPolicy = .plainText
+    ) throws -> Truncation {
         var text = text
         return try text.withUTF8 { bytes in
             func fits(_ end: Int) throws -> Int? {

@@ -61,7 +61,8 @@ public final class SummaryCache: @unchecked Sendable {
     public func summary(for key: Key) -> Summary? {
         if let summary = lock.withLock({ memory[key] }) { return summary }
         guard let file = file(for: key), let data = FileManager.default.contents(atPath: file.path),
-              let summary = Self.read(String(decoding: data, as: UTF8.self)) else { return nil }
+            let summary = Self.read(String(decoding: data, as: UTF8.self))
+        else { return nil }
         lock.withLock { remember(summary, for: key) }
         return summary
     }
@@ -95,7 +96,8 @@ public final class SummaryCache: @unchecked Sendable {
     /// A cached file's summary: the schema's JSON, strictly (nil for anything else).
     static func read(_ text: String) -> Summary? {
         guard let json = try? JSONParser.parse(text), let headline = json["headline"]?.stringValue,
-              let points = json["points"]?.elements else { return nil }
+            let points = json["points"]?.elements
+        else { return nil }
         let strings = points.compactMap(\.stringValue)
         guard strings.count == points.count else { return nil }
         return Summary(headline: headline, points: strings)
@@ -121,7 +123,7 @@ extension SummaryEngine {
             c.schemaRuntime.map { "\($0)" } ?? "-", c.responseReserve.map(String.init) ?? "-",
             o.mode.map { "\($0)" } ?? "-", o.temperature.map { "\($0)" } ?? "-", o.seed.map { "\($0)" } ?? "-",
             o.maximumResponseTokens.map(String.init) ?? "-", c.framing?.label ?? "-", String(c.minimumCharacters),
-            (backend as? ExtractiveBackend).map { "extractive-revision-\($0.revision)" } ?? "-",
+            (backend as? ExtractiveBackend).map { "extractive-revision-\($0.revision)" } ?? "-"
         ])
     }
 }

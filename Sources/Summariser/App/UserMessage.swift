@@ -49,26 +49,33 @@ public struct UserMessage: Equatable, Sendable, CustomStringConvertible {
     public init(_ reason: BackendAvailability.Reason) {
         switch reason {
         case .deviceNotEligible:
-            self.init(title: "Not available on this device",
-                      detail: "This device cannot run the on-device model, so summaries are not offered here.", action: .hideFeature)
+            self.init(
+                title: "Not available on this device",
+                detail: "This device cannot run the on-device model, so summaries are not offered here.", action: .hideFeature)
         case .notEnabled:
-            self.init(title: "Apple Intelligence is off",
-                      detail: "Turn on Apple Intelligence in Settings to get summaries, then come back.", action: .openSettings)
+            self.init(
+                title: "Apple Intelligence is off",
+                detail: "Turn on Apple Intelligence in Settings to get summaries, then come back.", action: .openSettings)
         case .modelNotReady:
-            self.init(title: "Getting the model ready",
-                      detail: "The on-device model is still being downloaded or set up; summaries will work in a little while.", action: .tryLater)
+            self.init(
+                title: "Getting the model ready",
+                detail: "The on-device model is still being downloaded or set up; summaries will work in a little while.", action: .tryLater)
         case .busy:
-            self.init(title: "The model is busy",
-                      detail: "The on-device model is busy with other requests right now; try again in a moment.", action: .tryLater)
+            self.init(
+                title: "The model is busy",
+                detail: "The on-device model is busy with other requests right now; try again in a moment.", action: .tryLater)
         case let .unreachable(url, _):
-            self.init(title: "Cannot reach the model",
-                      detail: "Nothing answers at \(url); check that the server is running and the address is right.", action: .checkSetup)
+            self.init(
+                title: "Cannot reach the model",
+                detail: "Nothing answers at \(url); check that the server is running and the address is right.", action: .checkSetup)
         case let .modelNotLoaded(model, _):
-            self.init(title: "The model is still loading",
-                      detail: "The server is up but \(model.map { "'\($0)'" } ?? "its model") is not loaded yet; try again in a moment.", action: .tryLater)
+            self.init(
+                title: "The model is still loading",
+                detail: "The server is up but \(model.map { "'\($0)'" } ?? "its model") is not loaded yet; try again in a moment.", action: .tryLater)
         case let .unauthorised(url):
-            self.init(title: "The server refused the key",
-                      detail: "\(url) did not accept the credentials; check the API key in the app's settings.", action: .checkSetup)
+            self.init(
+                title: "The server refused the key",
+                detail: "\(url) did not accept the credentials; check the API key in the app's settings.", action: .checkSetup)
         }
     }
 
@@ -78,30 +85,38 @@ public struct UserMessage: Equatable, Sendable, CustomStringConvertible {
         case .unavailable(let reason):
             self.init(reason)
         case .contextOverflow:
-            self.init(title: "Too long to summarise",
-                      detail: "This text does not fit what the model can read at once; try a shorter part of it.", action: .shortenText)
+            self.init(
+                title: "Too long to summarise",
+                detail: "This text does not fit what the model can read at once; try a shorter part of it.", action: .shortenText)
         case .guardrailViolation:
-            self.init(title: "No summary for this one",
-                      detail: "The model's safety rules are cautious with some subjects and held this summary back; the full text is here instead.",
-                      action: .showText)
+            self.init(
+                title: "No summary for this one",
+                detail: "The model's safety rules are cautious with some subjects and held this summary back; the full text is here instead.",
+                action: .showText)
         case .refusal:
-            self.init(title: "No summary for this one",
-                      detail: "The model chose not to summarise this text; the full text is here instead.", action: .showText)
+            self.init(
+                title: "No summary for this one",
+                detail: "The model chose not to summarise this text; the full text is here instead.", action: .showText)
         case .decodingFailure:
-            self.init(title: "The summary came out garbled",
-                      detail: "The model's answer could not be read as a summary; trying again usually works.", action: .tryAgain)
+            self.init(
+                title: "The summary came out garbled",
+                detail: "The model's answer could not be read as a summary; trying again usually works.", action: .tryAgain)
         case .unsupportedGuide:
-            self.init(title: "This model cannot write the summary",
-                      detail: "The model does not support the summary's format; choose another model.", action: .checkSetup)
+            self.init(
+                title: "This model cannot write the summary",
+                detail: "The model does not support the summary's format; choose another model.", action: .checkSetup)
         case .unsupportedLanguage:
-            self.init(title: "Language not supported yet",
-                      detail: "The model does not summarise this language or region yet; the full text is here instead.", action: .showText)
+            self.init(
+                title: "Language not supported yet",
+                detail: "The model does not summarise this language or region yet; the full text is here instead.", action: .showText)
         case .cancelled:
-            self.init(title: "Summary stopped",
-                      detail: "The summary was stopped before it finished; start it again when you are ready.", action: .tryAgain)
+            self.init(
+                title: "Summary stopped",
+                detail: "The summary was stopped before it finished; start it again when you are ready.", action: .tryAgain)
         case .transport:
-            self.init(title: "Could not get a summary",
-                      detail: "The connection to the model failed before the answer was complete; try again.", action: .tryAgain)
+            self.init(
+                title: "Could not get a summary",
+                detail: "The connection to the model failed before the answer was complete; try again.", action: .tryAgain)
         }
     }
 
@@ -113,11 +128,13 @@ public struct UserMessage: Equatable, Sendable, CustomStringConvertible {
         case .generation(let failure, _):
             self.init(failure)
         case .planning:
-            self.init(title: "Cannot prepare this text",
-                      detail: "The model's window leaves no room for the text with these settings; choose a model with a larger window.", action: .checkSetup)
+            self.init(
+                title: "Cannot prepare this text",
+                detail: "The model's window leaves no room for the text with these settings; choose a model with a larger window.", action: .checkSetup)
         case .overflowPersists, .reduceDoesNotConverge:
-            self.init(title: "Too long to summarise",
-                      detail: "This text is more than the model can summarise; try a shorter part of it.", action: .shortenText)
+            self.init(
+                title: "Too long to summarise",
+                detail: "This text is more than the model can summarise; try a shorter part of it.", action: .shortenText)
         case .cancelled:
             self.init(GenerationError.cancelled)
         }

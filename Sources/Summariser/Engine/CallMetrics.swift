@@ -49,10 +49,12 @@ public struct CallMetrics: Equatable, Sendable {
     public var failure: GenerationError?
 
     /// Metrics from their parts (the engine fills them in as a call runs).
-    public init(index: Int, stage: Stage, level: Int, part: Int, attempt: Int = 1, timeToFirstToken: Duration? = nil,
-                totalTime: Duration = .zero, charactersReceived: Int = 0, tokensSent: Int = 0, tokensSentReported: Bool = false,
-                tokensReceived: Int = 0, tokensReceivedReported: Bool = false, tokensPlanned: Int = 0,
-                usage: ResponseUsage? = nil, copied: Bool = false, failure: GenerationError? = nil) {
+    public init(
+        index: Int, stage: Stage, level: Int, part: Int, attempt: Int = 1, timeToFirstToken: Duration? = nil,
+        totalTime: Duration = .zero, charactersReceived: Int = 0, tokensSent: Int = 0, tokensSentReported: Bool = false,
+        tokensReceived: Int = 0, tokensReceivedReported: Bool = false, tokensPlanned: Int = 0,
+        usage: ResponseUsage? = nil, copied: Bool = false, failure: GenerationError? = nil
+    ) {
         self.index = index
         self.stage = stage
         self.level = level

@@ -79,7 +79,8 @@ public struct CopyDetector: Sendable {
                 flush()
                 words.append(String(scalar))
             } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-                        || scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .spacingMark {
+                || scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .spacingMark
+            {
                 current.append(scalar)
             } else if scalar == "'" || scalar == "\u{2019}" {
                 continue  // don't, dont, don’t are one word

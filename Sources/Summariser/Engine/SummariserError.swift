@@ -25,9 +25,11 @@ public enum SummariserError: Error, Equatable, Sendable, CustomStringConvertible
         case .planning(let error):
             return "cannot plan the text: \(error)"
         case let .overflowPersists(error, replans):
-            return "\(error) — still after \(replans) replans with smaller chunks; the backend's window is smaller, or its tokenizer counts far more, than the profile says: pick a profile that matches the model, or lower the response reserve"
+            return
+                "\(error) — still after \(replans) replans with smaller chunks; the backend's window is smaller, or its tokenizer counts far more, than the profile says: pick a profile that matches the model, or lower the response reserve"
         case let .reduceDoesNotConverge(summaries, level):
-            return "the \(summaries) summaries at level \(level) do not combine into fewer; the window is too small for the summaries it must hold (lower the response reserve or pick a larger window)"
+            return
+                "the \(summaries) summaries at level \(level) do not combine into fewer; the window is too small for the summaries it must hold (lower the response reserve or pick a larger window)"
         case .cancelled:
             return "cancelled"
         }

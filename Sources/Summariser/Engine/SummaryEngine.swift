@@ -65,11 +65,13 @@ public struct SummaryEngine: Sendable {
         public var framing: SourceFraming?
 
         /// A configuration for `profile`; every other setting has a default.
-        public init(profile: ModelProfile, mapInstructions: String = Self.defaultMapInstructions,
-                    reduceInstructions: String = Self.defaultReduceInstructions, schema: OutputSchema = Summary.schema,
-                    schemaRuntime: SchemaRuntime? = nil, responseReserve: Int? = nil, options: SamplingOptions = .init(), minimumCharacters: Int = 300,
-                    maximumReplans: Int = 3, maximumLevels: Int = 8, copyDetector: CopyDetector = .init(),
-                    framing: SourceFraming? = .standard) {
+        public init(
+            profile: ModelProfile, mapInstructions: String = Self.defaultMapInstructions,
+            reduceInstructions: String = Self.defaultReduceInstructions, schema: OutputSchema = Summary.schema,
+            schemaRuntime: SchemaRuntime? = nil, responseReserve: Int? = nil, options: SamplingOptions = .init(), minimumCharacters: Int = 300,
+            maximumReplans: Int = 3, maximumLevels: Int = 8, copyDetector: CopyDetector = .init(),
+            framing: SourceFraming? = .standard
+        ) {
             self.profile = profile
             self.mapInstructions = mapInstructions
             self.reduceInstructions = reduceInstructions
@@ -136,9 +138,10 @@ public struct SummaryEngine: Sendable {
         self.configuration = configuration
         self.planner = try ChunkPlanner(profile: configuration.profile)
         let price = { [planner] (instructions: String) in
-            RequestCost(profile: configuration.profile, tokenizer: planner.tokenizer, instructions: instructions,
-                        schema: configuration.schema.document, runtime: configuration.schemaRuntime,
-                        frame: configuration.framing?.delimiters ?? [])
+            RequestCost(
+                profile: configuration.profile, tokenizer: planner.tokenizer, instructions: instructions,
+                schema: configuration.schema.document, runtime: configuration.schemaRuntime,
+                frame: configuration.framing?.delimiters ?? [])
         }
         mapCost = price(configuration.mapInstructions)
         reduceCost = price(configuration.reduceInstructions)
@@ -156,8 +159,9 @@ public struct SummaryEngine: Sendable {
         let start = clock.now
         if text.unicodeScalars.count < configuration.minimumCharacters {
             let sentences = ExtractiveSummariser.segments(of: text).map(\.plain)
-            let summary = Summary(headline: sentences.first ?? text.trimmingCharacters(in: .whitespacesAndNewlines),
-                                  points: Array(sentences.dropFirst()))
+            let summary = Summary(
+                headline: sentences.first ?? text.trimmingCharacters(in: .whitespacesAndNewlines),
+                points: Array(sentences.dropFirst()))
             return SummaryRun(summary: summary, metrics: RunMetrics(totalTime: clock.now - start), isInputItsOwnSummary: true)
         }
         if case .unavailable(let reason) = await backend.availability() { throw .unavailable(reason) }
@@ -168,8 +172,9 @@ public struct SummaryEngine: Sendable {
         defer { run.discardPendingSession() }
         let summary = try await run.summarise(text)
         run.metrics.totalTime = clock.now - start
-        return SummaryRun(summary: summary, levels: run.levels, metrics: run.metrics, copies: run.copies,
-                          replans: run.replans, window: run.window)
+        return SummaryRun(
+            summary: summary, levels: run.levels, metrics: run.metrics, copies: run.copies,
+            replans: run.replans, window: run.window)
     }
 
     /// The profile's tokens for `text`.
@@ -214,8 +219,9 @@ public struct SummaryEngine: Sendable {
         init(engine: SummaryEngine, window: Int, onEvent: @escaping @Sendable (Event) -> Void) {
             self.engine = engine
             self.window = window
-            (reserve, reserveSource) = TokenBudget.reserve(given: engine.configuration.responseReserve,
-                                                           profileReserve: engine.configuration.profile.defaultReserve, window: window)
+            (reserve, reserveSource) = TokenBudget.reserve(
+                given: engine.configuration.responseReserve,
+                profileReserve: engine.configuration.profile.defaultReserve, window: window)
             self.onEvent = onEvent
         }
 
@@ -241,8 +247,9 @@ public struct SummaryEngine: Sendable {
 
         /// The budget of a call at `level`, its room scaled down by what overflows taught.
         func budget(level: Int) -> TokenBudget {
-            var budget = TokenBudget(profile: configuration.profile, cost: level == 0 ? engine.mapCost : engine.reduceCost,
-                                     reserve: reserve, window: window)
+            var budget = TokenBudget(
+                profile: configuration.profile, cost: level == 0 ? engine.mapCost : engine.reduceCost,
+                reserve: reserve, window: window)
             // The backend counts `scale` tokens per planned one: the room shrinks
             // by that much, and the reserve line shows what is held back.
             let room = Int((Double(window - reserve) / scale).rounded(.down)) - budget.fixed
@@ -282,8 +289,10 @@ public struct SummaryEngine: Sendable {
                         caughtBeforeSending = true
                         throw GenerationError.contextOverflow(ContextOverflow(dialect: .apple, promptTokens: exact, contextWindow: window))
                     }
-                    results.append(try await call(prompt: prompt, instructions: instructions(level: level), stage: stage, level: level,
-                                                  part: k, planned: (planned, exact != nil), isFinal: isFinal, nextInstructions: next))
+                    results.append(
+                        try await call(
+                            prompt: prompt, instructions: instructions(level: level), stage: stage, level: level,
+                            part: k, planned: (planned, exact != nil), isFinal: isFinal, nextInstructions: next))
                     k += 1
                 } catch .contextOverflow(let overflow) {
                     guard replans.count < configuration.maximumReplans else {
@@ -292,8 +301,9 @@ public struct SummaryEngine: Sendable {
                     let roomBefore = budget.room
                     learn(from: overflow, plannedTokens: chunk.tokens + fixed, chunkTokens: chunk.tokens, fixed: fixed)
                     budget = self.budget(level: level)
-                    let replan = SummaryRun.Replan(level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: chunk.tokens + fixed,
-                                                   reportedTokens: overflow.promptTokens, roomBefore: roomBefore, roomAfter: budget.room)
+                    let replan = SummaryRun.Replan(
+                        level: level, call: metrics.calls.count - (caughtBeforeSending ? 0 : 1), plannedTokens: chunk.tokens + fixed,
+                        reportedTokens: overflow.promptTokens, roomBefore: roomBefore, roomAfter: budget.room)
                     replans.append(replan)
                     onEvent(.replanned(replan))
                     let rest = String(decoding: bytes[chunk.bytes.lowerBound...], as: UTF8.self)
@@ -349,16 +359,19 @@ public struct SummaryEngine: Sendable {
                 chunk.characters = (chunk.characters.lowerBound + characters)..<(chunk.characters.upperBound + characters)
                 chunks.append(chunk)
             }
-            return ChunkPlan(budget: tail.budget, chunks: chunks, textBytes: plan.textBytes, textCharacters: plan.textCharacters,
-                             textTokens: plan.textTokens, textProxyTokens: plan.textProxyTokens)
+            return ChunkPlan(
+                budget: tail.budget, chunks: chunks, textBytes: plan.textBytes, textCharacters: plan.textCharacters,
+                textTokens: plan.textTokens, textProxyTokens: plan.textProxyTokens)
         }
 
         // MARK: Calls
 
         /// One summary of `prompt`: a fresh session, and one retry in another
         /// if the answer copies or cannot be decoded.
-        func call(prompt: String, instructions: String, stage: CallMetrics.Stage, level: Int, part: Int,
-                  planned: (tokens: Int, byBackend: Bool), isFinal: Bool, nextInstructions: String?) async throws(GenerationError) -> Summary {
+        func call(
+            prompt: String, instructions: String, stage: CallMetrics.Stage, level: Int, part: Int,
+            planned: (tokens: Int, byBackend: Bool), isFinal: Bool, nextInstructions: String?
+        ) async throws(GenerationError) -> Summary {
             var attempt = 1
             while true {
                 if Task.isCancelled { throw .cancelled }
@@ -382,7 +395,8 @@ public struct SummaryEngine: Sendable {
                     throw error
                 }
                 if !engine.backend.copiesByDesign,
-                   let phrase = configuration.copyDetector.copiedPhrase(source: prompt, output: ([summary.headline] + summary.points).joined(separator: "\n")) {
+                    let phrase = configuration.copyDetector.copiedPhrase(source: prompt, output: ([summary.headline] + summary.points).joined(separator: "\n"))
+                {
                     m.copied = true
                     metrics.copiesDetected += 1
                     metrics.calls.append(m)

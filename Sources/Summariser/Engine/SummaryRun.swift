@@ -20,8 +20,10 @@ public struct SummaryRun: Equatable, Sendable {
     public var isInputItsOwnSummary: Bool
 
     /// A run from its parts (the engine makes them).
-    public init(summary: Summary, levels: [Level] = [], metrics: RunMetrics = .init(), copies: [Copy] = [],
-                replans: [Replan] = [], window: Int = 0, isInputItsOwnSummary: Bool = false) {
+    public init(
+        summary: Summary, levels: [Level] = [], metrics: RunMetrics = .init(), copies: [Copy] = [],
+        replans: [Replan] = [], window: Int = 0, isInputItsOwnSummary: Bool = false
+    ) {
         self.summary = summary
         self.levels = levels
         self.metrics = metrics

@@ -188,16 +188,19 @@ public struct ExtractiveSummariser: Sendable {
                 segments.append(Segment(text: sentence, plain: plain, words: words, kind: block.kind, isReadable: isReadable(sentence, plain: plain, words: words)))
             }
         }
-        return Document(segments: segments, blocks: segmenter.blocks, frontMatterTitle: segmenter.frontMatterTitle, titleLine: titleLine(of: text),
-                        firstLine: text.hasPrefix("---") || text.hasPrefix("+++") ? 0
-                            : 1 + text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.allSatisfy(\.isWhitespace) }.count)
+        return Document(
+            segments: segments, blocks: segmenter.blocks, frontMatterTitle: segmenter.frontMatterTitle, titleLine: titleLine(of: text),
+            firstLine: text.hasPrefix("---") || text.hasPrefix("+++")
+                ? 0
+                : 1 + text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.allSatisfy(\.isWhitespace) }.count)
     }
 
     /// Step 2's test: `sentence` as written, `plain` as a reader sees it,
     /// `words` the plain sentence's words.
     static func isReadable(_ sentence: String, plain: String, words: [String]) -> Bool {
         guard (5...80).contains(words.count), endsLikeASentence(plain), !InlineMarkdown.containsTag(sentence),
-              let first = plain.first, first.isNumber || first.isLetter && !first.isLowercase else { return false }
+            let first = plain.first, first.isNumber || first.isLetter && !first.isLowercase
+        else { return false }
         let prose = InlineMarkdown.withoutCodeSpans(sentence)
         guard CopyDetector.words(in: InlineMarkdown.plain(prose)).count >= 4, !prose.contains(where: { "{}<>".contains($0) }) else { return false }
         if plain.split(separator: " ").prefix(6).dropFirst().contains(where: { $0 == "-" || $0 == "\u{2013}" }) { return false }
@@ -222,8 +225,9 @@ public struct ExtractiveSummariser: Sendable {
         var open: [Character] = []
         let pairs: [Character: Character] = [")": "(", "]": "[", "\u{201D}": "\u{201C}"]
         for c in text {
-            if "([\u{201C}".contains(c) { open.append(c) }
-            else if let opener = pairs[c] {
+            if "([\u{201C}".contains(c) {
+                open.append(c)
+            } else if let opener = pairs[c] {
                 guard open.last == opener else { return false }
                 open.removeLast()
             }
@@ -248,9 +252,10 @@ public struct ExtractiveSummariser: Sendable {
         }
         if let title = document.frontMatterTitle.map(InlineMarkdown.plain), !title.isEmpty { return fitted(title) }
         if let first = blocks.first, first.kind == .paragraph, first.isOneLine, blocks.count > 1, document.firstLine == 0 || first.line == document.firstLine,
-           case let text = first.text.hasSuffix(":") ? String(first.text.dropLast()) : first.text,
-           !",.:;!?\u{3002}\u{FF01}\u{FF1F}".contains(text.last ?? "."),
-           (1...12).contains(CopyDetector.words(in: text).count) || text.count <= 30 && text.unicodeScalars.contains(where: CopyDetector.isCJK) {
+            case let text = first.text.hasSuffix(":") ? String(first.text.dropLast()) : first.text,
+            !",.:;!?\u{3002}\u{FF01}\u{FF1F}".contains(text.last ?? "."),
+            (1...12).contains(CopyDetector.words(in: text).count) || text.count <= 30 && text.unicodeScalars.contains(where: CopyDetector.isCJK)
+        {
             let plain = InlineMarkdown.plain(text)
             if !plain.isEmpty, plain.count <= 80 { return plain }
         }
@@ -267,7 +272,8 @@ public struct ExtractiveSummariser: Sendable {
         let indent = MarkdownSegmenter.indentWidth(line)
         let title = line.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard let first = title.first, let last = title.last, first.isUppercase || first.isNumber, last.isLetter || last.isNumber,
-              title.count <= 60, (1...8).contains(title.split(separator: " ").count) else { return nil }
+            title.count <= 60, (1...8).contains(title.split(separator: " ").count)
+        else { return nil }
         let letters = title.filter(\.isLetter)
         guard letters.count * 10 >= title.filter({ $0 != " " }).count * 7 else { return nil }
         let capitals = letters.count >= 2 && letters.allSatisfy { !$0.isLowercase }
@@ -289,7 +295,8 @@ public struct ExtractiveSummariser: Sendable {
     static func headline(fromSentence sentence: String) -> String {
         var words = sentence.split(separator: " ").map(String.init)
         if let comma = words.prefix(3).firstIndex(where: { $0.hasSuffix(",") }), comma + 3 < words.count,
-           words[1...comma].allSatisfy({ $0.first?.isUppercase != true }) {
+            words[1...comma].allSatisfy({ $0.first?.isUppercase != true })
+        {
             words.removeFirst(comma + 1)
             if let first = words.first?.first, first.isLowercase { words[0] = first.uppercased() + words[0].dropFirst() }
         }
@@ -323,11 +330,12 @@ public struct ExtractiveSummariser: Sendable {
         var ids: [String: Int] = [:]
         var termLists: [[Int]] = []
         for words in documents {
-            termLists.append(words.filter { !stopWords.contains($0) }.map(folded).map { word in
-                if let id = ids[word] { return id }
-                ids[word] = ids.count
-                return ids.count - 1
-            })
+            termLists.append(
+                words.filter { !stopWords.contains($0) }.map(folded).map { word in
+                    if let id = ids[word] { return id }
+                    ids[word] = ids.count
+                    return ids.count - 1
+                })
         }
         var documentFrequency = [Int](repeating: 0, count: ids.count)
         for terms in termLists { for t in Set(terms) { documentFrequency[t] += 1 } }
@@ -348,9 +356,7 @@ public struct ExtractiveSummariser: Sendable {
         for y in b { nb += y.weight * y.weight }
         guard na > 0, nb > 0 else { return 0 }
         while i < a.count && j < b.count {
-            if a[i].term == b[j].term { dot += a[i].weight * b[j].weight; i += 1; j += 1 }
-            else if a[i].term < b[j].term { i += 1 }
-            else { j += 1 }
+            if a[i].term == b[j].term { dot += a[i].weight * b[j].weight; i += 1; j += 1 } else if a[i].term < b[j].term { i += 1 } else { j += 1 }
         }
         return dot / (na.squareRoot() * nb.squareRoot())
     }
@@ -399,6 +405,6 @@ public struct ExtractiveSummariser: Sendable {
         "once", "one", "only", "or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so", "some",
         "such", "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those",
         "through", "to", "too", "under", "until", "up", "us", "very", "was", "we", "were", "what", "when", "where",
-        "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours",
+        "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours"
     ]
 }

@@ -55,9 +55,11 @@ enum InlineMarkdown {
         // splitter): dropped where it touches a word, kept between spaces (`2 * 3`).
         s.replace(/([^\s*_])[*_]+(?=[\s.,;:!?)\]]|$)/) { String($0.output.1) }
         s.replace(/(^|[\s(\[])[*_]+(?=[^\s*_])/) { String($0.output.1) }
-        return String(String.UnicodeScalarView(s.unicodeScalars.map { scalar in
-            (0xF0000...0xF007F).contains(scalar.value) ? Unicode.Scalar(scalar.value - 0xF0000)! : scalar
-        }))
+        return String(
+            String.UnicodeScalarView(
+                s.unicodeScalars.map { scalar in
+                    (0xF0000...0xF007F).contains(scalar.value) ? Unicode.Scalar(scalar.value - 0xF0000)! : scalar
+                }))
     }
 
     /// `text` without its code spans (`` `like this` ``), for measuring how

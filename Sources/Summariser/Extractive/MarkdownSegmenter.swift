@@ -164,7 +164,8 @@ struct MarkdownSegmenter {
         for line in lines[1..<end] {
             let separator: Character = first == "---" ? ":" : "="
             guard line.hasPrefix("title"), let cut = line.firstIndex(of: separator),
-                  line[line.index(line.startIndex, offsetBy: 5)..<cut].allSatisfy(\.isWhitespace) else { continue }
+                line[line.index(line.startIndex, offsetBy: 5)..<cut].allSatisfy(\.isWhitespace)
+            else { continue }
             var value = line[line.index(after: cut)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, let q = value.first, q == "\"" || q == "'", value.last == q { value = String(value.dropFirst().dropLast()) }
             if !value.isEmpty { frontMatterTitle = value }
@@ -294,7 +295,7 @@ struct MarkdownSegmenter {
         "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frame",
         "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "html", "iframe", "legend", "li", "link",
         "main", "menu", "menuitem", "nav", "noframes", "ol", "optgroup", "option", "p", "param", "search", "section",
-        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul",
+        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "title", "tr", "track", "ul"
     ]
 
     /// How an HTML block that starts at `rest` ends, or nil when `rest` is
@@ -340,7 +341,8 @@ struct MarkdownSegmenter {
             result += joined
         }
         if stripAdmonition, result.hasPrefix("[!"), let close = result.firstIndex(of: "]"),
-           result[result.index(result.startIndex, offsetBy: 2)..<close].allSatisfy({ $0.isLetter }) {
+            result[result.index(result.startIndex, offsetBy: 2)..<close].allSatisfy({ $0.isLetter })
+        {
             result = result[result.index(after: close)...].trimmingCharacters(in: .whitespaces)
         }
         return result

@@ -8,8 +8,10 @@ import Foundation
 /// Schlueter`, `U.S.`) is undone, since the rule does not know them.
 enum SentenceSplitter {
     /// Abbreviations after which a sentence does not end (compared in lower case).
-    static let abbreviations: Set<String> = ["e.g.", "i.e.", "vs.", "cf.", "mr.", "mrs.", "ms.", "dr.", "st.", "no.", "fig.", "approx.", "incl.",
-                                               "inc.", "ltd.", "jr.", "sr.", "prof.", "al.", "vol.", "sec."]
+    static let abbreviations: Set<String> = [
+        "e.g.", "i.e.", "vs.", "cf.", "mr.", "mrs.", "ms.", "dr.", "st.", "no.", "fig.", "approx.", "incl.",
+        "inc.", "ltd.", "jr.", "sr.", "prof.", "al.", "vol.", "sec."
+    ]
 
     /// The sentences of `paragraph` (one line), each trimmed.
     static func sentences(in paragraph: String) -> [String] {

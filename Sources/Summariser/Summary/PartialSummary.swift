@@ -31,8 +31,7 @@ public struct PartialSummary: Equatable, Sendable {
         while let key = reader.nextKey() {
             switch key {
             case "headline":
-                if reader.peek() == "\"" { headline = reader.string().text }
-                else { reader.skipValue() }
+                if reader.peek() == "\"" { headline = reader.string().text } else { reader.skipValue() }
             case "points":
                 guard reader.peek() == "[" else { reader.skipValue(); continue }
                 reader.advance()

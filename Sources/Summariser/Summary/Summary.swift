@@ -36,36 +36,47 @@ public struct Summary: Equatable, Sendable, Codable {
     /// The output schema: the field notes' `Summary` as JSON Schema, with
     /// length limits so a small model cannot ramble until its token limit
     /// cuts the JSON off.
-    public static let schema = OutputSchema(name: "Summary", schema: .object([
-        JSONMember("type", .string("object")),
-        JSONMember("description", .string("A short summary of a piece of text")),
-        JSONMember("properties", .object([
-            JSONMember("headline", .object([
-                JSONMember("type", .string("string")),
-                JSONMember("description", .string("A headline of at most eight words")),
-                JSONMember("maxLength", .number("80")),
-            ])),
-            JSONMember("points", .object([
-                JSONMember("type", .string("array")),
-                JSONMember("description", .string("The main points, one short sentence each")),
-                JSONMember("items", .object([
-                    JSONMember("type", .string("string")),
-                    JSONMember("maxLength", .number("160")),
+    public static let schema = OutputSchema(
+        name: "Summary",
+        schema: .object([
+            JSONMember("type", .string("object")),
+            JSONMember("description", .string("A short summary of a piece of text")),
+            JSONMember(
+                "properties",
+                .object([
+                    JSONMember(
+                        "headline",
+                        .object([
+                            JSONMember("type", .string("string")),
+                            JSONMember("description", .string("A headline of at most eight words")),
+                            JSONMember("maxLength", .number("80"))
+                        ])),
+                    JSONMember(
+                        "points",
+                        .object([
+                            JSONMember("type", .string("array")),
+                            JSONMember("description", .string("The main points, one short sentence each")),
+                            JSONMember(
+                                "items",
+                                .object([
+                                    JSONMember("type", .string("string")),
+                                    JSONMember("maxLength", .number("160"))
+                                ])),
+                            JSONMember("minItems", .number(String(pointCount))),
+                            JSONMember("maxItems", .number(String(pointCount)))
+                        ]))
                 ])),
-                JSONMember("minItems", .number(String(pointCount))),
-                JSONMember("maxItems", .number(String(pointCount))),
-            ])),
-        ])),
-        JSONMember("required", .array([.string("headline"), .string("points")])),
-        JSONMember("additionalProperties", .bool(false)),
-    ]))
+            JSONMember("required", .array([.string("headline"), .string("points")])),
+            JSONMember("additionalProperties", .bool(false))
+        ]))
 
     /// The summary as the schema's JSON.
     public var json: String {
-        JSONWriter(style: .compact(escapingSlashes: false)).write(.object([
-            JSONMember("headline", .string(headline)),
-            JSONMember("points", .array(points.map { .string($0) })),
-        ]))
+        JSONWriter(style: .compact(escapingSlashes: false)).write(
+            .object([
+                JSONMember("headline", .string(headline)),
+                JSONMember("points", .array(points.map { .string($0) }))
+            ]))
     }
 
     /// Reads a model's answer: the schema's JSON (also inside a Markdown code
@@ -81,7 +92,8 @@ public struct Summary: Equatable, Sendable, Codable {
         // answer is read as leniently as it can be, and small models write
         // trailing commas (`"points": ["a", "b",]`), which Foundation takes.
         if let open = trimmed.firstIndex(of: "{"), let close = trimmed.lastIndex(of: "}"), open < close,
-           let object = try? JSONSerialization.jsonObject(with: Data(trimmed[open...close].utf8)) as? [String: Any] {
+            let object = try? JSONSerialization.jsonObject(with: Data(trimmed[open...close].utf8)) as? [String: Any]
+        {
             let headline = clean(object["headline"] as? String ?? "")
             let rawPoints: [Any] = object["points"] as? [Any] ?? (object["points"] as? String).map { [$0] } ?? []
             let points = rawPoints.compactMap { $0 as? String }.map(clean).filter { !$0.isEmpty }

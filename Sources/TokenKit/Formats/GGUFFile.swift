@@ -29,9 +29,9 @@ public final class GGUFFile: @unchecked Sendable {
     /// Where a value lives in the file.
     struct Entry {
         let type: GGUFValueType
-        let offset: Int            // the value (for arrays: the first element)
+        let offset: Int  // the value (for arrays: the first element)
         let elementType: GGUFValueType?
-        let count: Int             // array elements; 1 for scalars
+        let count: Int  // array elements; 1 for scalars
     }
 
     /// The four bytes every GGUF file starts with.
@@ -58,7 +58,8 @@ public final class GGUFFile: @unchecked Sendable {
         self.path = file.path
         var reader = Reader(file: file)
         guard file.count >= 4 else {
-            throw file.count == 0 ? ModelFileError.unrecognizedFormat(path: path)
+            throw file.count == 0
+                ? ModelFileError.unrecognizedFormat(path: path)
                 : ModelFileError.truncated(path: path, reason: "the file has only \(file.count) bytes")
         }
         guard Self.hasMagic(file.prefix(4)) else { throw ModelFileError.unrecognizedFormat(path: path) }

@@ -2,8 +2,10 @@
 /// semantics (what its `llama_tokenize` returns with special tokens not parsed).
 extension GGUFFile {
     /// The tokenizer algorithms this reader implements, for error messages.
-    static let supportedTokenizers = ["byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)",
-                                      "Gemma 4 BPE (tokenizer.ggml.model = gemma4)", "WordPiece (tokenizer.ggml.model = bert)"]
+    static let supportedTokenizers = [
+        "byte-level BPE (tokenizer.ggml.model = gpt2)", "SentencePiece BPE (tokenizer.ggml.model = llama)",
+        "Gemma 4 BPE (tokenizer.ggml.model = gemma4)", "WordPiece (tokenizer.ggml.model = bert)"
+    ]
 
     /// What llama.cpp's other `tokenizer.ggml.model` values are.
     private static let otherTokenizers: [String: String] = [
@@ -11,7 +13,7 @@ extension GGUFFile {
         "rwkv": "RWKV trie (tokenizer.ggml.model = rwkv)",
         "plamo2": "PLaMo-2 (tokenizer.ggml.model = plamo2)",
         "hybriddna": "hybrid DNA (tokenizer.ggml.model = hybriddna)",
-        "whitespace": "whitespace BPE (tokenizer.ggml.model = whitespace)",
+        "whitespace": "whitespace BPE (tokenizer.ggml.model = whitespace)"
     ]
 
     /// llama.cpp's token types (`tokenizer.ggml.token_type`).
@@ -70,8 +72,10 @@ extension GGUFFile {
     /// before the model runs, alike in every GGUF model; the model's own
     /// tokens (byte, normal, unused, undefined) go to `addOwn`, since each
     /// model reads them its own way.
-    private func vocabularyBuilder(tokens: Entry, types: [TokenType],
-                                   addOwn: (inout VocabularyBuilder, Int, TokenType, UnsafeRawBufferPointer) -> Void) -> VocabularyBuilder {
+    private func vocabularyBuilder(
+        tokens: Entry, types: [TokenType],
+        addOwn: (inout VocabularyBuilder, Int, TokenType, UnsafeRawBufferPointer) -> Void
+    ) -> VocabularyBuilder {
         var builder = VocabularyBuilder(path: path, capacity: tokens.count)
         var id = 0
         forEachString(tokens) { text in
@@ -106,8 +110,9 @@ extension GGUFFile {
             addedTokens: AddedTokenMatcher(prepared.addedTokens),
             decoder: prepared.decoder.droppingLeadingSpace(false),
             summary: "byte-level BPE, llama.cpp pre-tokenizer \(preName)", characters: .llamaCpp)
-        return Tokenizer(name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
-                         specialTokens: prepared.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+            specialTokens: prepared.specialTokens, pipeline: pipeline)
     }
 
     /// What the token and merge arrays of a `gpt2` model make.
@@ -133,10 +138,12 @@ extension GGUFFile {
             var byte = UInt8(b)
             return vocabulary.id(of: &byte, count: 1) ?? .max
         }
-        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: true, ignoreMerges: ignoreMerges,
-                                       byteIDs: byteIDs, unknownID: .max, fuseUnknown: false, byteFallback: false)
-        return PreparedMergeList(encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
-                                 specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
+        let encoder = MergeListEncoder(
+            vocabulary: vocabulary, pairs: pairs, byteLevel: true, ignoreMerges: ignoreMerges,
+            byteIDs: byteIDs, unknownID: .max, fuseUnknown: false, byteFallback: false)
+        return PreparedMergeList(
+            encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+            specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
     }
 
     /// `tokenizer.ggml.merges`: "left right" in byte-level characters, rank = position.
@@ -186,16 +193,18 @@ extension GGUFFile {
     /// concatenation are tokens (a merge of unknown tokens could never apply).
     static func insertMerge(_ text: UnsafeBufferPointer<UInt8>, split: Int, rank: UInt32, _ vocabulary: Vocabulary, _ pairs: PairTable) {
         guard split > 0, split < text.count, let base = text.baseAddress,
-              let a = vocabulary.id(of: base, count: split),
-              let b = vocabulary.id(of: base + split, count: text.count - split),
-              let merged = vocabulary.id(of: base, count: text.count) else { return }
+            let a = vocabulary.id(of: base, count: split),
+            let b = vocabulary.id(of: base + split, count: text.count - split),
+            let merged = vocabulary.id(of: base, count: text.count)
+        else { return }
         pairs.insert(a, b, rank: rank, merged: merged)
     }
 
     /// The byte of a `<0xNN>` token.
     static func byteTokenValue(_ text: UnsafeRawBufferPointer) -> UInt8? {
         guard text.count == 6, text[0] == UInt8(ascii: "<"), text[1] == UInt8(ascii: "0"), text[2] == UInt8(ascii: "x"),
-              text[5] == UInt8(ascii: ">") else { return nil }
+            text[5] == UInt8(ascii: ">")
+        else { return nil }
         return UInt8(String(decoding: text[3..<5], as: UTF8.self), radix: 16)
     }
 
@@ -236,8 +245,9 @@ extension GGUFFile {
             addedTokens: AddedTokenMatcher(builder.addedTokens),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: addSpacePrefix),
             summary: "SentencePiece BPE (llama.cpp SPM)", characters: .llamaCpp)
-        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
+            specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 
     // MARK: Gemma 4 BPE (`gemma4`)
@@ -255,8 +265,9 @@ extension GGUFFile {
             addedTokens: AddedTokenMatcher(prepared.addedTokens),
             decoder: prepared.decoder.droppingLeadingSpace(false),
             summary: "Gemma 4 BPE (llama.cpp gemma4)", characters: .llamaCpp)
-        return Tokenizer(name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
-                         specialTokens: prepared.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: fileName, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+            specialTokens: prepared.specialTokens, pipeline: pipeline)
     }
 
     /// What the token and merge arrays of a `gemma4` model make.
@@ -279,16 +290,18 @@ extension GGUFFile {
         var rank: UInt32 = 0
         try forEachString(merges) { merge in
             defer { rank += 1 }
-            let space = try mergeSeparator(merge, rank: rank)   // the halves are raw UTF-8
+            let space = try mergeSeparator(merge, rank: rank)  // the halves are raw UTF-8
             var bytes = Array(merge[..<space])
             let split = bytes.count
             bytes.append(contentsOf: merge[(space + 1)...])
             bytes.withUnsafeBufferPointer { Self.insertMerge($0, split: split, rank: rank, vocabulary, pairs) }
         }
-        let encoder = MergeListEncoder(vocabulary: vocabulary, pairs: pairs, byteLevel: false, ignoreMerges: false, byteIDs: byteIDs,
-                                       unknownID: .max, fuseUnknown: false, byteFallback: true, wholeNewlineRuns: true)
-        return PreparedMergeList(encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
-                                 specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
+        let encoder = MergeListEncoder(
+            vocabulary: vocabulary, pairs: pairs, byteLevel: false, ignoreMerges: false, byteIDs: byteIDs,
+            unknownID: .max, fuseUnknown: false, byteFallback: true, wholeNewlineRuns: true)
+        return PreparedMergeList(
+            encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+            specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
     }
 
     // MARK: WordPiece (`bert`)
@@ -312,24 +325,32 @@ extension GGUFFile {
             }
         }
         let vocabulary = try builder.vocabulary()
-        guard let unknown = (integer(forKey: "tokenizer.ggml.unknown_token_id").flatMap { (0..<tokens.count).contains($0) ? UInt32($0) : nil })
-                ?? builder.specialTokens["[UNK]"].map(UInt32.init) else {
+        guard
+            let unknown = (integer(forKey: "tokenizer.ggml.unknown_token_id").flatMap { (0..<tokens.count).contains($0) ? UInt32($0) : nil })
+                ?? builder.specialTokens["[UNK]"].map(UInt32.init)
+        else {
             throw ModelFileError.missing(path: path, key: "tokenizer.ggml.unknown_token_id")
         }
-        guard let encoder = WordPieceEncoder(words: try starts.vocabulary(), wordIDs: startIDs, continuations: vocabulary,
-                                             unknownID: unknown, maxInputCharsPerWord: .max) else {
+        guard
+            let encoder = WordPieceEncoder(
+                words: try starts.vocabulary(), wordIDs: startIDs, continuations: vocabulary,
+                unknownID: unknown, maxInputCharsPerWord: .max)
+        else {
             throw ModelFileError.malformed(path: path, reason: "the vocabulary is too large for a WordPiece trie (\(tokens.count) tokens)")
         }
         let pipeline = OpenModelPipeline(
             model: .wordPiece(encoder),
-            normalizer: .bert(BertNormalizer(cleanText: true, handleChineseChars: true, stripAccents: bool(forKey: "tokenizer.ggml.normalizer.strip_accents"),
-                                             lowercase: bool(forKey: "tokenizer.ggml.normalizer.lowercase") ?? true)),
+            normalizer: .bert(
+                BertNormalizer(
+                    cleanText: true, handleChineseChars: true, stripAccents: bool(forKey: "tokenizer.ggml.normalizer.strip_accents"),
+                    lowercase: bool(forKey: "tokenizer.ggml.normalizer.lowercase") ?? true)),
             steps: BertPreTokenizer.steps,
             addedTokens: AddedTokenMatcher(builder.addedTokens),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: true),
             summary: "WordPiece (llama.cpp WPM)", characters: .llamaCpp)
-        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(BertPreTokenizer.steps),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(BertPreTokenizer.steps),
+            specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 
     /// U+2581 LOWER ONE EIGHTH BLOCK, SentencePiece's space.

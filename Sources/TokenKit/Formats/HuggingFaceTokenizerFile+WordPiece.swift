@@ -4,8 +4,10 @@ extension HuggingFaceTokenizerFile {
     /// The tokenizer of a `tokenizer.json` whose model is `WordPiece` (BERT,
     /// all-MiniLM and the other sentence-embedding models), with the
     /// normalizers and split steps already read from the file.
-    static func wordPiece(_ model: OrderedJSON, root: OrderedJSON, path: String, name: String,
-                          normalizers: [Normalizer], steps: [SplitStep]) throws -> Tokenizer {
+    static func wordPiece(
+        _ model: OrderedJSON, root: OrderedJSON, path: String, name: String,
+        normalizers: [Normalizer], steps: [SplitStep]
+    ) throws -> Tokenizer {
         guard let vocab = model["vocab"]?.members else { throw ModelFileError.missing(path: path, key: "model.vocab") }
         let prefix = Array((model["continuing_subword_prefix"]?.stringValue ?? "##").utf8)
         let maxChars = model["max_input_chars_per_word"]?.intValue ?? 100
@@ -40,8 +42,11 @@ extension HuggingFaceTokenizerFile {
         // A vocabulary with no continuation tokens still needs a (one-entry) trie.
         if continuationIDs.isEmpty { rest.addMergeable(0, bytes: [0xFF]); continuationIDs.append(unknownID) }
         let continuations = try rest.vocabulary()
-        guard let encoder = WordPieceEncoder(words: vocabulary, continuations: continuations, continuationIDs: continuationIDs,
-                                             unknownID: unknownID, maxInputCharsPerWord: maxChars) else {
+        guard
+            let encoder = WordPieceEncoder(
+                words: vocabulary, continuations: continuations, continuationIDs: continuationIDs,
+                unknownID: unknownID, maxInputCharsPerWord: maxChars)
+        else {
             throw ModelFileError.malformed(path: path, reason: "the vocabulary is too large for a WordPiece trie (\(vocab.count) tokens)")
         }
         let normalizer: Normalizer? = normalizers.isEmpty ? nil : normalizers.count == 1 ? normalizers[0] : .sequence(normalizers)
@@ -50,7 +55,8 @@ extension HuggingFaceTokenizerFile {
             addedTokens: AddedTokenMatcher(builder.addedTokens),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: true),
             summary: "Hugging Face WordPiece" + (normalizers.contains { if case .bert = $0 { return true } else { return false } } ? ", BERT normalizer" : ""))
-        return Tokenizer(name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
+            specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 }

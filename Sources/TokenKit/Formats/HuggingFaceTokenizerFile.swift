@@ -50,10 +50,12 @@ enum HuggingFaceTokenizerFile {
             if added["special"]?.boolValue ?? false {
                 builder.addSpecial(id, text: content)
             } else {
-                builder.addAdded(AddedTokenMatcher.Entry(text: Array(content.utf8), id: id,
-                                                         stripLeft: added["lstrip"]?.boolValue ?? false,
-                                                         stripRight: added["rstrip"]?.boolValue ?? false,
-                                                         singleWord: added["single_word"]?.boolValue ?? false))
+                builder.addAdded(
+                    AddedTokenMatcher.Entry(
+                        text: Array(content.utf8), id: id,
+                        stripLeft: added["lstrip"]?.boolValue ?? false,
+                        stripRight: added["rstrip"]?.boolValue ?? false,
+                        singleWord: added["single_word"]?.boolValue ?? false))
             }
         }
     }
@@ -64,8 +66,10 @@ enum HuggingFaceTokenizerFile {
 
         /// The tokenizer; a BPE model's tables are `cached` ones (`root` may
         /// then lack its `model`), or are built and stored in `cache` for `file`.
-        func tokenizer(name: String, cached: PreparedMergeList? = nil, cache: ModelFileCache = ModelFileCache(directory: nil),
-                       file: MappedFile? = nil) throws -> Tokenizer {
+        func tokenizer(
+            name: String, cached: PreparedMergeList? = nil, cache: ModelFileCache = ModelFileCache(directory: nil),
+            file: MappedFile? = nil
+        ) throws -> Tokenizer {
             if let cached { return try bpeTokenizer(name: name) { _, _ in cached } }
             guard let model = root["model"], model.members != nil else { throw ModelFileError.missing(path: path, key: "model") }
             let type = model["type"]?.stringValue ?? (model["merges"] == nil || model["merges"] == .null ? "unknown" : "BPE")
@@ -73,8 +77,9 @@ enum HuggingFaceTokenizerFile {
                 let normalizer = try root["normalizer"].flatMap { $0 == .null ? nil : try self.normalizer($0) }
                 var pre = PreTokenizerParts()
                 if let p = root["pre_tokenizer"], p != .null { try preTokenizer(p, into: &pre) }
-                return try HuggingFaceTokenizerFile.wordPiece(model, root: root, path: path, name: name,
-                                                              normalizers: (normalizer.map { [$0] } ?? []) + pre.normalizers, steps: pre.steps)
+                return try HuggingFaceTokenizerFile.wordPiece(
+                    model, root: root, path: path, name: name,
+                    normalizers: (normalizer.map { [$0] } ?? []) + pre.normalizers, steps: pre.steps)
             }
             if type == "Unigram" { return try unigramTokenizer(model, name: name) }
             guard type == "BPE" else {
@@ -115,8 +120,9 @@ enum HuggingFaceTokenizerFile {
                 addedTokens: AddedTokenMatcher(prepared.addedTokens),
                 decoder: prepared.decoder.droppingLeadingSpace(normalizers.contains(where: \.prependsMetaSpace)),
                 summary: "Hugging Face BPE, " + (byteLevel ? "byte-level" : "characters with byte fallback"))
-            return Tokenizer(name: name, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
-                             specialTokens: prepared.specialTokens, pipeline: pipeline)
+            return Tokenizer(
+                name: name, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
+                specialTokens: prepared.specialTokens, pipeline: pipeline)
         }
 
         /// What `model`'s vocabulary and merges make.
@@ -133,7 +139,9 @@ enum HuggingFaceTokenizerFile {
                 }
                 // Checked before any table is sized by the id (Vocabulary.build only sees mergeable tokens).
                 guard id <= VocabularyBuilder.maximumID else {
-                    throw ModelFileError.malformed(path: path, reason: "the vocabulary entry \(String(decoding: text, as: UTF8.self).debugDescription) has id \(id); ids go up to \(VocabularyBuilder.maximumID)")
+                    throw ModelFileError.malformed(
+                        path: path,
+                        reason: "the vocabulary entry \(String(decoding: text, as: UTF8.self).debugDescription) has id \(id); ids go up to \(VocabularyBuilder.maximumID)")
                 }
                 text.withUnsafeBytes { raw in
                     if byteLevel {
@@ -172,8 +180,9 @@ enum HuggingFaceTokenizerFile {
                 ignoreMerges: model["ignore_merges"]?.boolValue ?? false, byteIDs: byteIDs,
                 unknownID: unknownID, fuseUnknown: model["fuse_unk"]?.boolValue ?? false,
                 byteFallback: model["byte_fallback"]?.boolValue ?? false)
-            return PreparedMergeList(encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
-                                     specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
+            return PreparedMergeList(
+                encoder: encoder, decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: false),
+                specialTokens: builder.specialTokens, addedTokens: builder.addedTokens)
         }
 
         /// `merges`: `"a b"` strings or `["a", "b"]` pairs; rank = position.
@@ -226,7 +235,11 @@ enum HuggingFaceTokenizerFile {
 
         /// The error for a section of more than `maximumComponents` components.
         private func tooManyComponents(_ section: String) -> ModelFileError {
-            .malformed(path: path, reason: "its \(section) has more than \(HuggingFaceTokenizerFile.maximumComponents) components (Sequence entries, nested ones counted), where real tokenizers have fewer than 10")
+            .malformed(
+                path: path,
+                reason:
+                    "its \(section) has more than \(HuggingFaceTokenizerFile.maximumComponents) components (Sequence entries, nested ones counted), where real tokenizers have fewer than 10"
+            )
         }
 
         private func normalizer(_ n: OrderedJSON, counting components: inout Int) throws -> Normalizer {
@@ -253,8 +266,10 @@ enum HuggingFaceTokenizerFile {
             case "Sequence":
                 return .sequence(try (n["normalizers"]?.elements ?? []).map { try normalizer($0, counting: &components) })
             case "BertNormalizer":
-                return .bert(BertNormalizer(cleanText: n["clean_text"]?.boolValue ?? true, handleChineseChars: n["handle_chinese_chars"]?.boolValue ?? true,
-                                            stripAccents: n["strip_accents"]?.boolValue, lowercase: n["lowercase"]?.boolValue ?? true))
+                return .bert(
+                    BertNormalizer(
+                        cleanText: n["clean_text"]?.boolValue ?? true, handleChineseChars: n["handle_chinese_chars"]?.boolValue ?? true,
+                        stripAccents: n["strip_accents"]?.boolValue, lowercase: n["lowercase"]?.boolValue ?? true))
             default:
                 throw unsupported("the \(type) normalizer", Normalizer.supportedNames)
             }
@@ -285,9 +300,13 @@ enum HuggingFaceTokenizerFile {
                 for inner in p["pretokenizers"]?.elements ?? [] { try preTokenizer(inner, into: &parts) }
             case "Split":
                 let regex: String
-                if let r = p["pattern"]?["Regex"]?.stringValue { regex = r }
-                else if let s = p["pattern"]?["String"]?.stringValue { regex = NSRegularExpression.escapedPattern(for: s) }
-                else { throw ModelFileError.missing(path: path, key: "pre_tokenizer Split pattern") }
+                if let r = p["pattern"]?["Regex"]?.stringValue {
+                    regex = r
+                } else if let s = p["pattern"]?["String"]?.stringValue {
+                    regex = NSRegularExpression.escapedPattern(for: s)
+                } else {
+                    throw ModelFileError.missing(path: path, key: "pre_tokenizer Split pattern")
+                }
                 let behaviorName = p["behavior"]?.stringValue ?? "Isolated"
                 guard let behavior = SplitBehavior(rawValue: behaviorName) else {
                     throw unsupported("the Split behaviour \(behaviorName)", SplitBehavior.allCases.map(\.rawValue))

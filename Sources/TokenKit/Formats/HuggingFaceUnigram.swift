@@ -13,7 +13,8 @@ extension HuggingFaceTokenizerFile.Reader {
         var pre = PreTokenizerParts()
         if let p = root["pre_tokenizer"], p != .null { try preTokenizer(p, into: &pre) }
         guard !pre.byteLevel else {
-            throw ModelFileError.unsupportedComponent(path: path, component: "a ByteLevel pre-tokenizer with a Unigram model", supported: ["Metaspace and the splitting pre-tokenizers"])
+            throw ModelFileError.unsupportedComponent(
+                path: path, component: "a ByteLevel pre-tokenizer with a Unigram model", supported: ["Metaspace and the splitting pre-tokenizers"])
         }
         normalizers += pre.normalizers
         let escapesSpaces = normalizers.contains(where: \.escapesSpaces)
@@ -53,16 +54,18 @@ extension HuggingFaceTokenizerFile.Reader {
         guard unknownID != .max || byteFallback else {
             throw ModelFileError.missing(path: path, key: "model.unk_id (a Unigram model without byte fallback needs one)")
         }
-        let encoder = UnigramEncoder(pieces: vocabulary, scores: scores, unknownScore: minimumScore - Double(UnigramEncoder.unknownPenalty),
-                                     unknownID: unknownID, byteIDs: byteFallback ? byteIDs : nil, singlePrecision: false)
+        let encoder = UnigramEncoder(
+            pieces: vocabulary, scores: scores, unknownScore: minimumScore - Double(UnigramEncoder.unknownPenalty),
+            unknownID: unknownID, byteIDs: byteFallback ? byteIDs : nil, singlePrecision: false)
         let normalizer: Normalizer? = normalizers.isEmpty ? nil : normalizers.count == 1 ? normalizers[0] : .sequence(normalizers)
         let pipeline = OpenModelPipeline(
             model: .unigram(encoder), normalizer: normalizer, steps: pre.steps,
             addedTokens: AddedTokenMatcher(builder.addedTokens),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: normalizers.contains(where: \.prependsMetaSpace)),
             summary: "Hugging Face Unigram" + (byteFallback ? " with byte fallback" : ""))
-        return Tokenizer(name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
+            specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 
     /// `Replace` with a regex: only `X{n,}` of one ASCII character that is no
@@ -72,8 +75,9 @@ extension HuggingFaceTokenizerFile.Reader {
         let content = Array((n["content"]?.stringValue ?? "").utf8)
         let bytes = Array(pattern.utf8)
         if bytes.count >= 5, bytes[1] == UInt8(ascii: "{"), bytes.suffix(2).elementsEqual(",}".utf8),
-           bytes[0] < 0x80, !Array("\\.^$|?*+()[]{}".utf8).contains(bytes[0]),
-           let minimum = Int(String(decoding: bytes[2..<(bytes.count - 2)], as: UTF8.self)), minimum >= 1 {
+            bytes[0] < 0x80, !Array("\\.^$|?*+()[]{}".utf8).contains(bytes[0]),
+            let minimum = Int(String(decoding: bytes[2..<(bytes.count - 2)], as: UTF8.self)), minimum >= 1
+        {
             return .collapseRuns(byte: bytes[0], minimum: minimum, content: content)
         }
         throw ModelFileError.unsupportedComponent(path: path, component: "the Replace normalizer with the regex \(pattern.debugDescription)", supported: Normalizer.supportedNames)

@@ -25,8 +25,9 @@ enum JSONModelFile {
     /// usual; otherwise the file is read whole and a BPE model's tables stored.
     static func tokenizer(file: MappedFile, name: String, cache: ModelFileCache) throws -> Tokenizer {
         if let cached = cache.load(for: file),
-           let root = try? JSONParser.parseObject(file.bytes.bindMemory(to: UInt8.self), omitting: "model"), !TekkenFile.isTekken(root) {
-            file.release(file.base, file.count)     // read once, to step over; not needed again
+            let root = try? JSONParser.parseObject(file.bytes.bindMemory(to: UInt8.self), omitting: "model"), !TekkenFile.isTekken(root)
+        {
+            file.release(file.base, file.count)  // read once, to step over; not needed again
             return try HuggingFaceTokenizerFile.Reader(path: file.path, root: root).tokenizer(name: name, cached: cached)
         }
         let root = try parseObject(file.bytes, path: file.path)

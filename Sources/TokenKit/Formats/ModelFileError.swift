@@ -22,7 +22,8 @@ public enum ModelFileError: Error, Equatable, CustomStringConvertible, Sendable 
     public var description: String {
         switch self {
         case let .unrecognizedFormat(path):
-            return "\(path) is not a tokenizer file ContextKit can read; give a .gguf model, a SentencePiece .model, a Hugging Face tokenizer.json, a Mistral tekken .json or a .tiktoken vocabulary"
+            return
+                "\(path) is not a tokenizer file ContextKit can read; give a .gguf model, a SentencePiece .model, a Hugging Face tokenizer.json, a Mistral tekken .json or a .tiktoken vocabulary"
         case let .truncated(path, reason):
             return "\(path) is truncated (\(reason)); the download or copy is incomplete, fetch the file again"
         case let .unsupportedGGUFVersion(path, version):
@@ -38,7 +39,8 @@ public enum ModelFileError: Error, Equatable, CustomStringConvertible, Sendable 
         case let .missing(path, key):
             return "\(path) has no \(key), so it carries no usable tokenizer; use a model file converted with its vocabulary"
         case let .unsupportedTokenizer(path, name, supported):
-            return "\(path) uses a \(name) tokenizer, which ContextKit does not implement (it implements \(supported.joined(separator: ", "))); count with the model's own server instead"
+            return
+                "\(path) uses a \(name) tokenizer, which ContextKit does not implement (it implements \(supported.joined(separator: ", "))); count with the model's own server instead"
         case let .unknownPreTokenizer(path, name, known):
             return "\(path) asks for the pre-tokenizer '\(name)', which ContextKit does not know; known pre-tokenizers: \(known.joined(separator: ", "))"
         case let .unsupportedComponent(path, component, supported):

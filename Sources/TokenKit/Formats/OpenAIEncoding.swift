@@ -51,8 +51,10 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
     public var specialTokens: [String: Int] {
         switch self {
         case .cl100k_base:
-            return ["<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
-                    "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276]
+            return [
+                "<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+                "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276
+            ]
         case .o200k_base:
             return ["<|endoftext|>": 199999, "<|endofprompt|>": 200018]
         case .r50k_base, .p50k_base:
@@ -62,11 +64,13 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
             // reserved token for every id up to 201087, so 200018 has two
             // texts, <|endofprompt|> and <|reserved_200018|>.
             var tokens = OpenAIEncoding.o200k_base.specialTokens
-            let named = ["<|startoftext|>": 199998, "<|endoftext|>": 199999, "<|reserved_200000|>": 200000,
-                         "<|reserved_200001|>": 200001, "<|return|>": 200002, "<|constrain|>": 200003,
-                         "<|reserved_200004|>": 200004, "<|channel|>": 200005, "<|start|>": 200006, "<|end|>": 200007,
-                         "<|message|>": 200008, "<|reserved_200009|>": 200009, "<|reserved_200010|>": 200010,
-                         "<|reserved_200011|>": 200011, "<|call|>": 200012]
+            let named = [
+                "<|startoftext|>": 199998, "<|endoftext|>": 199999, "<|reserved_200000|>": 200000,
+                "<|reserved_200001|>": 200001, "<|return|>": 200002, "<|constrain|>": 200003,
+                "<|reserved_200004|>": 200004, "<|channel|>": 200005, "<|start|>": 200006, "<|end|>": 200007,
+                "<|message|>": 200008, "<|reserved_200009|>": 200009, "<|reserved_200010|>": 200010,
+                "<|reserved_200011|>": 200011, "<|call|>": 200012
+            ]
             tokens.merge(named) { _, new in new }
             for id in 200013..<201088 { tokens["<|reserved_\(id)|>"] = id }
             return tokens
@@ -89,9 +93,9 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
 
     /// TokenKit's resource bundle, which holds the `.tiktoken` files.
     #if canImport(Darwin)
-    private static let resources = ResourceBundle(module: .module)
+        private static let resources = ResourceBundle(module: .module)
     #else
-    private static let resources = ResourceBundle(target: "TokenKit")
+        private static let resources = ResourceBundle(target: "TokenKit")
     #endif
 
     /// The shipped vocabulary file (the base's, for an encoding that extends one).

@@ -20,7 +20,7 @@ public enum OpenAIModels {
         ("text-search-davinci-doc-001", "r50k_base"), ("text-search-curie-doc-001", "r50k_base"),
         ("text-search-babbage-doc-001", "r50k_base"), ("text-search-ada-doc-001", "r50k_base"),
         ("code-search-babbage-code-001", "r50k_base"), ("code-search-ada-code-001", "r50k_base"),
-        ("gpt2", "gpt2"), ("gpt-2", "gpt2"),
+        ("gpt2", "gpt2"), ("gpt-2", "gpt2")
     ]
 
     /// `MODEL_PREFIX_TO_ENCODING`, in tiktoken's order (the first match wins).
@@ -30,7 +30,7 @@ public enum OpenAIModels {
         ("gpt-4o-", "o200k_base"), ("gpt-4-", "cl100k_base"), ("gpt-3.5-turbo-", "cl100k_base"), ("gpt-35-turbo-", "cl100k_base"),
         ("gpt-oss-", "o200k_harmony"),
         ("ft:gpt-4o", "o200k_base"), ("ft:gpt-4", "cl100k_base"), ("ft:gpt-3.5-turbo", "cl100k_base"),
-        ("ft:davinci-002", "cl100k_base"), ("ft:babbage-002", "cl100k_base"),
+        ("ft:davinci-002", "cl100k_base"), ("ft:babbage-002", "cl100k_base")
     ]
 
     private static let exact = Dictionary(encodingsByName, uniquingKeysWith: { first, _ in first })

@@ -164,7 +164,9 @@ extension SentencePieceModelFile {
         for (id, piece) in pieces.enumerated() {
             let text = UnsafeRawBufferPointer(rebasing: bytes[piece.text])
             guard piece.score.isFinite else { throw ModelFileError.malformed(path: path, reason: "piece \(id) has the score \(piece.score)") }
-            guard piece.text.count < 8000 else { throw ModelFileError.malformed(path: path, reason: "piece \(id) is \(piece.text.count) bytes long; sentencepiece refuses pieces of 8,000 bytes or more") }
+            guard piece.text.count < 8000 else {
+                throw ModelFileError.malformed(path: path, reason: "piece \(id) is \(piece.text.count) bytes long; sentencepiece refuses pieces of 8,000 bytes or more")
+            }
             // sentencepiece's fix for converted models: a NUL piece beside byte fallback is unused.
             let type = byteFallback && text.count == 1 && text[0] == 0 ? PieceType.unused : piece.type
             if type != .unused, text.contains(0) { throw ModelFileError.malformed(path: path, reason: "piece \(id) contains a NUL byte") }
@@ -188,8 +190,12 @@ extension SentencePieceModelFile {
             case .control:
                 builder.addSpecial(id, text: String(decoding: text, as: UTF8.self))
             case .byte:
-                guard byteFallback else { throw ModelFileError.malformed(path: path, reason: "piece \(id) \(String(decoding: text, as: UTF8.self)) is a byte piece but byte_fallback is off") }
-                guard let b = GGUFFile.byteTokenValue(text) else { throw ModelFileError.malformed(path: path, reason: "byte piece \(id) \(String(decoding: text, as: UTF8.self).debugDescription) is not <0xNN>") }
+                guard byteFallback else {
+                    throw ModelFileError.malformed(path: path, reason: "piece \(id) \(String(decoding: text, as: UTF8.self)) is a byte piece but byte_fallback is off")
+                }
+                guard let b = GGUFFile.byteTokenValue(text) else {
+                    throw ModelFileError.malformed(path: path, reason: "byte piece \(id) \(String(decoding: text, as: UTF8.self).debugDescription) is not <0xNN>")
+                }
                 byteIDs[Int(b)] = UInt32(id)
                 builder.addDecodeOnly(id, bytes: [b])
             }
@@ -222,9 +228,11 @@ extension SentencePieceModelFile {
             escapeWhitespaces: escapeWhitespaces, treatWhitespaceAsSuffix: treatWhitespaceAsSuffix, userDefined: symbols)
         let model: OpenModelPipeline.Model
         if unigram {
-            model = .unigram(UnigramEncoder(pieces: vocabulary, scores: scores.map(Double.init),
-                                            unknownScore: Double(minimumScore - UnigramEncoder.unknownPenalty),
-                                            unknownID: unknownID, byteIDs: byteFallback ? byteIDs : nil, singlePrecision: true))
+            model = .unigram(
+                UnigramEncoder(
+                    pieces: vocabulary, scores: scores.map(Double.init),
+                    unknownScore: Double(minimumScore - UnigramEncoder.unknownPenalty),
+                    unknownID: unknownID, byteIDs: byteFallback ? byteIDs : nil, singlePrecision: true))
         } else {
             var encoder = SentencePieceEncoder(pieces: vocabulary, scores: scores, byteIDs: byteIDs)
             if !byteFallback { encoder.unknownID = unknownID }
@@ -237,7 +245,8 @@ extension SentencePieceModelFile {
             addedTokens: AddedTokenMatcher([]),
             decoder: TokenDecoder(pieces: builder.decoded, dropsLeadingSpace: addDummyPrefix && !treatWhitespaceAsSuffix),
             summary: "SentencePiece \(unigram ? "Unigram" : "BPE")\(byteFallback ? " with byte fallback" : ""), \(normalizerSummary)")
-        return Tokenizer(name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
-                         specialTokens: builder.specialTokens, pipeline: pipeline)
+        return Tokenizer(
+            name: fileName, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer([]),
+            specialTokens: builder.specialTokens, pipeline: pipeline)
     }
 }

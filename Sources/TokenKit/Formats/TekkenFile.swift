@@ -31,7 +31,7 @@ enum TekkenFile {
     static let defaultSpecialTokens = [
         "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
         "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
-        "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]",
+        "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]"
     ]
 
     /// Whether a JSON document is a tekken file: an object with a `config`
@@ -68,8 +68,9 @@ enum TekkenFile {
             let config = root["config"]!
             guard let version = config["version"]?.stringValue else { throw ModelFileError.missing(path: path, key: "config.version") }
             guard TekkenFile.supportedVersions.contains(version) else {
-                throw ModelFileError.unsupportedComponent(path: path, component: "tekken version '\(version)'",
-                                                          supported: TekkenFile.supportedVersions.map { "tekken \($0)" })
+                throw ModelFileError.unsupportedComponent(
+                    path: path, component: "tekken version '\(version)'",
+                    supported: TekkenFile.supportedVersions.map { "tekken \($0)" })
             }
             guard let pattern = config["pattern"]?.stringValue else { throw ModelFileError.missing(path: path, key: "config.pattern") }
             let vocabSize = try integer(config["default_vocab_size"], "config.default_vocab_size", atLeast: 1)
@@ -83,7 +84,9 @@ enum TekkenFile {
             }
             let ordinaryCount = vocabSize - specialCount
             guard ordinaryCount >= 256 else {
-                throw malformed("config.default_vocab_size (\(vocabSize)) leaves \(ordinaryCount) ordinary tokens after the \(specialCount) special tokens; a byte-level vocabulary needs the 256 bytes")
+                throw malformed(
+                    "config.default_vocab_size (\(vocabSize)) leaves \(ordinaryCount) ordinary tokens after the \(specialCount) special tokens; a byte-level vocabulary needs the 256 bytes"
+                )
             }
 
             let specials = try specialTokens(version: version, count: specialCount)

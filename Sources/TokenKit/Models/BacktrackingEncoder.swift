@@ -141,13 +141,15 @@ final class MergeTables: @unchecked Sendable {
     /// not be exact for it (see `MergeTree`).
     static func build(for vocabulary: Vocabulary) -> MergeTables? {
         guard let (treeShape, treeArena) = MergeTree.build(for: vocabulary),
-              let (trieShape, trieArena) = TokenTrie.build(for: vocabulary) else { return nil }
+            let (trieShape, trieArena) = TokenTrie.build(for: vocabulary)
+        else { return nil }
         return MergeTables(treeShape: treeShape, treeArena: treeArena, trieShape: trieShape, trieArena: trieArena)
     }
 
     func encoder(for vocabulary: Vocabulary) -> BacktrackingEncoder {
-        BacktrackingEncoder(tree: MergeTree(shape: treeShape, arena: treeArena),
-                            trie: TokenTrie(shape: trieShape, arena: trieArena),
-                            offsets: vocabulary.offsetTable)
+        BacktrackingEncoder(
+            tree: MergeTree(shape: treeShape, arena: treeArena),
+            trie: TokenTrie(shape: trieShape, arena: trieArena),
+            offsets: vocabulary.offsetTable)
     }
 }

@@ -76,11 +76,13 @@ struct BytePairEncoder: Sendable {
 
     /// One symbol per byte, merged by `loop`, then given to `sink`.
     @inline(__always)
-    private func merge<Sink: TokenSink>(_ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink,
-                                        _ loop: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>) -> Int) {
+    private func merge<Sink: TokenSink>(
+        _ p: UnsafePointer<UInt8>, _ n: Int, offset: Int, into sink: inout Sink,
+        _ loop: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt32>) -> Int
+    ) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * n + 1) { scratch in
             let ids = scratch.baseAddress!
-            let starts = ids + n          // n + 1 entries
+            let starts = ids + n  // n + 1 entries
             for i in 0..<n {
                 ids[i] = vocabulary.rawID(of: p + i, count: 1)
                 starts[i] = UInt32(i)

@@ -29,8 +29,10 @@ struct MergeListEncoder: Sendable {
     /// A piece of newlines only that is a token is that token (llama.cpp's `gemma4` rule).
     let wholeNewlineRuns: Bool
 
-    init(vocabulary: Vocabulary, pairs: PairTable, byteLevel: Bool, ignoreMerges: Bool, byteIDs: [UInt32],
-         unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool, wholeNewlineRuns: Bool = false, selfMerging: [UInt64]? = nil) {
+    init(
+        vocabulary: Vocabulary, pairs: PairTable, byteLevel: Bool, ignoreMerges: Bool, byteIDs: [UInt32],
+        unknownID: UInt32, fuseUnknown: Bool, byteFallback: Bool, wholeNewlineRuns: Bool = false, selfMerging: [UInt64]? = nil
+    ) {
         self.wholeNewlineRuns = wholeNewlineRuns
         self.vocabulary = vocabulary
         self.pairs = pairs
@@ -70,7 +72,8 @@ struct MergeListEncoder: Sendable {
         let n = end &- start
         guard n > 0 else { return }
         if let id = vocabulary.id(of: base + start, count: n),
-           ignoreMerges || n == 1 || isSelfMerging(id) || wholeNewlineRuns && UnsafeBufferPointer(start: base + start, count: n).allSatisfy({ $0 == 0x0A }) {
+            ignoreMerges || n == 1 || isSelfMerging(id) || wholeNewlineRuns && UnsafeBufferPointer(start: base + start, count: n).allSatisfy({ $0 == 0x0A })
+        {
             sink.token(id, start: start, end: end)
             return
         }
@@ -82,7 +85,7 @@ struct MergeListEncoder: Sendable {
         let n = end &- start
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * n + 1) { scratch in
             let ids = scratch.baseAddress!
-            let starts = ids + n          // n + 1 entries: symbol i covers starts[i]..<starts[i + 1]
+            let starts = ids + n  // n + 1 entries: symbol i covers starts[i]..<starts[i + 1]
             let m = makeSymbols(base + start, n, ids, starts)
             let rule = ListedPairs(pairs: pairs)
             let parts = m <= Self.scanLimit ? PairMerge.scan(rule, ids: ids, starts: starts, count: m) : PairMerge.heap(rule, ids: ids, starts: starts, count: m)

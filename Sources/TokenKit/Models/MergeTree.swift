@@ -138,7 +138,7 @@ struct MergeTree: @unchecked Sendable {
         var multiByte = 0
         for id in 0..<idCount where vocabulary.length(of: UInt32(id)) >= 2 { multiByte += 1 }
         var capacity = 16
-        while capacity < multiByte * 2 { capacity <<= 1 }   // at least 16, so the filter has whole words
+        while capacity < multiByte * 2 { capacity <<= 1 }  // at least 16, so the filter has whole words
         let shape = Shape(idCount: idCount, pairCapacity: capacity)
         let arena = TableArena(size: layout(shape).size)
         let tree = MergeTree(shape: shape, arena: arena)
@@ -148,7 +148,8 @@ struct MergeTree: @unchecked Sendable {
             guard n >= 2 else { tree.splits[id] = Self.none; continue }
             if scratch.count < 2 * n + 1 { scratch = [UInt32](repeating: 0, count: 2 * n + 1) }
             guard let (left, right) = lastMerge(p, n, vocabulary, &scratch),
-                  left < UInt32(id), right < UInt32(id) else { return nil }
+                left < UInt32(id), right < UInt32(id)
+            else { return nil }
             tree.splits[id] = UInt64(left) | UInt64(right) << 32
             let key = slotKey(left, right)
             var i = slotIndex(key, tree.pairMask)

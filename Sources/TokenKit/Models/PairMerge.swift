@@ -56,7 +56,7 @@ enum PairMerge {
         var m = count
         guard m > 1 else { return m }
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: m) { buffer in
-            let merges = buffer.baseAddress!      // merges[i]: symbols i and i + 1
+            let merges = buffer.baseAddress!  // merges[i]: symbols i and i + 1
             @inline(__always) func pair(_ i: Int) -> UInt64 {
                 rule.merge(ids[i], ids[i &+ 1], Int(starts[i]), Int(starts[i &+ 2]))
             }
@@ -85,9 +85,13 @@ enum PairMerge {
     /// Candidates in a heap over a linked list: for many symbols.
     static func heap<Rule: MergeRule>(_ rule: Rule, ids: UnsafeMutablePointer<UInt32>, starts: UnsafeMutablePointer<UInt32>, count m: Int) -> Int {
         guard m > 1 else { return m }
-        var next = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i + 1) }; c = m }
-        var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in for i in 0..<m { b[i] = Int32(i - 1) }; c = m }
-        var pending = [UInt64](repeating: .max, count: m)    // merge of symbol i with its successor
+        var next = [Int32](unsafeUninitializedCapacity: m) { b, c in
+            for i in 0..<m { b[i] = Int32(i + 1) }; c = m
+        }
+        var previous = [Int32](unsafeUninitializedCapacity: m) { b, c in
+            for i in 0..<m { b[i] = Int32(i - 1) }; c = m
+        }
+        var pending = [UInt64](repeating: .max, count: m)  // merge of symbol i with its successor
         var heap = MergeHeap<RankedMerge>(capacity: m)
         @inline(__always) func candidate(_ i: Int) -> UInt64 {
             let j = Int(next[i])

@@ -174,7 +174,7 @@ struct PieceCache {
     /// starts: every long entry is dropped and both arenas start over.
     static let longTokenCapacity = 2 << 20
 
-        let small: UnsafeMutablePointer<SmallEntry>
+    let small: UnsafeMutablePointer<SmallEntry>
     let entries: UnsafeMutablePointer<Entry>
     let long: UnsafeMutablePointer<LongEntry>
     let arenaBytes: UnsafeMutablePointer<UInt8>
@@ -231,20 +231,21 @@ struct PieceCache {
         /// cannot (before Linux 5.14, or elsewhere), pages stay lazy.
         private static func mapWritable(_ start: UnsafeMutableRawPointer, _ count: Int) {
             #if os(Linux)
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let from = (Int(bitPattern: start) + page - 1) / page * page
-            let to = (Int(bitPattern: start) + count) / page * page
-            guard to > from, let first = UnsafeMutableRawPointer(bitPattern: from) else { return }
-            _ = madvise(first, to - from, MADV_POPULATE_WRITE)
+                let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+                let from = (Int(bitPattern: start) + page - 1) / page * page
+                let to = (Int(bitPattern: start) + count) / page * page
+                guard to > from, let first = UnsafeMutableRawPointer(bitPattern: from) else { return }
+                _ = madvise(first, to - from, MADV_POPULATE_WRITE)
             #endif
         }
 
         /// An empty memo over these tables.
         var emptyCache: PieceCache {
-            PieceCache(small: tables.assumingMemoryBound(to: SmallEntry.self),
-                       entries: (tables + Self.smallBytes).assumingMemoryBound(to: Entry.self),
-                       long: (tables + Self.smallBytes + Self.wideBytes).assumingMemoryBound(to: LongEntry.self),
-                       arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths)
+            PieceCache(
+                small: tables.assumingMemoryBound(to: SmallEntry.self),
+                entries: (tables + Self.smallBytes).assumingMemoryBound(to: Entry.self),
+                long: (tables + Self.smallBytes + Self.wideBytes).assumingMemoryBound(to: LongEntry.self),
+                arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths)
         }
 
         deinit {
@@ -331,7 +332,8 @@ struct PieceCache {
     /// pieces).
     @inline(__always)
     static func smallKey(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int) -> (word: UInt64, slot: Int) {
-        let word = readable >= 8
+        let word =
+            readable >= 8
             ? UnsafeRawPointer(p).loadUnaligned(as: UInt64.self) & (UInt64.max >> UInt64(64 &- 8 &* n))
             : paddedWord(p, n)
         let h = (word ^ UInt64(truncatingIfNeeded: n) << 59) &* 0x9E37_79B9_7F4A_7C15
@@ -381,8 +383,10 @@ struct PieceCache {
     /// One warm round of encode (cachegrind, cl100k): 37.0 → 32.0
     /// instructions a byte; count, which was already inlined, 30.0 → 30.4.
     @_transparent
-    mutating func encode<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
-                                                                 readableTo limit: Int, into sink: inout Sink) {
+    mutating func encode<Encoder: PieceEncoder, Sink: TokenSink>(
+        _ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
+        readableTo limit: Int, into sink: inout Sink
+    ) {
         let n = end &- start
         if UInt(bitPattern: n &- 3) <= UInt(Self.maximumSmallPiece &- 3) {
             let (word, slot) = Self.smallKey(base + start, n, readable: limit &- start)
@@ -502,7 +506,8 @@ struct PieceCache {
         for way in 0..<4 {
             let entry = long[set &+ way]
             if entry.hash == hash && entry.generation == generation && Int(entry.length) == n
-                && memcmp(arenaBytes + Int(entry.firstByte), base + start, n) == 0 {
+                && memcmp(arenaBytes + Int(entry.firstByte), base + start, n) == 0
+            {
                 var tokenStart = start
                 for k in Int(entry.firstToken)..<(Int(entry.firstToken) &+ Int(entry.tokenCount)) {
                     let tokenEnd = tokenStart &+ Int(arenaLengths[k])
@@ -520,7 +525,8 @@ struct PieceCache {
     /// them). Starts a new generation first if the arenas might not hold the
     /// piece and its tokens: a piece has at most one token per byte.
     @inline(__always)
-    mutating func encodeIntoArena<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) -> Int {
+    mutating func encodeIntoArena<Encoder: PieceEncoder, Sink: TokenSink>(_ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) -> Int
+    {
         let n = end &- start
         if bytesUsed &+ n > Self.longByteCapacity || tokensUsed &+ n > Self.longTokenCapacity {
             startGeneration()
@@ -544,8 +550,9 @@ struct PieceCache {
         long[set &+ 3] = long[set &+ 2]
         long[set &+ 2] = long[set &+ 1]
         long[set &+ 1] = long[set]
-        long[set] = LongEntry(hash: hash, firstByte: Int32(bytesUsed), length: Int32(n),
-                              firstToken: Int32(firstToken), tokenCount: Int32(tokensUsed &- firstToken), generation: generation)
+        long[set] = LongEntry(
+            hash: hash, firstByte: Int32(bytesUsed), length: Int32(n),
+            firstToken: Int32(firstToken), tokenCount: Int32(tokensUsed &- firstToken), generation: generation)
         bytesUsed &+= n
     }
 

@@ -96,7 +96,7 @@ struct TokenTrie: @unchecked Sendable {
             let base = builder.place(state: state, labels: labels)
             for (c, r) in zip(labels, ranges) { queue.append((base + c, depth + 1, r.lo, r.hi)) }
         }
-        let cellCount = builder.usedEnd + 256   // any base + byte stays inside
+        let cellCount = builder.usedEnd + 256  // any base + byte stays inside
         guard cellCount <= maxCellCount else { return nil }
         let shape = Shape(idCount: vocabulary.idCount, cellCount: cellCount)
         let arena = TableArena(size: layout(shape).size)
@@ -119,7 +119,7 @@ struct TokenTrie: @unchecked Sendable {
 /// at which all its children's cells are free.
 private struct DoubleArrayBuilder {
     var base: [Int32] = [0]
-    var check: [Int32] = [-2]          // -1 = free; the root's -2 is no state's index
+    var check: [Int32] = [-2]  // -1 = free; the root's -2 is no state's index
     var tokens: [UInt32] = [.max]
     /// Free cells still worth trying, in increasing order (doubly linked; -1 ends).
     private var nextFree: [Int32] = [-1]
@@ -179,7 +179,7 @@ private struct DoubleArrayBuilder {
 
     private mutating func unlink(_ t: Int) {
         let p = Int(previousFree[t]), n = Int(nextFree[t])
-        guard p >= 0 || firstFree == t else { return }   // not in the list
+        guard p >= 0 || firstFree == t else { return }  // not in the list
         if p >= 0 { nextFree[p] = Int32(n) } else { firstFree = n }
         if n >= 0 { previousFree[n] = Int32(p) } else { lastFree = p }
         previousFree[t] = -1

@@ -40,8 +40,10 @@ final class WordPieceEncoder: Sendable {
     /// that may follow. Where a vocabulary numbers its tokens `0..<n` for
     /// the trie, `wordIDs` / `continuationIDs` give each one's real id.
     /// Nil when a trie would need more cells than it can number.
-    init?(words: Vocabulary, wordIDs: [UInt32]? = nil, continuations: Vocabulary, continuationIDs: [UInt32]? = nil,
-          unknownID: UInt32, maxInputCharsPerWord: Int) {
+    init?(
+        words: Vocabulary, wordIDs: [UInt32]? = nil, continuations: Vocabulary, continuationIDs: [UInt32]? = nil,
+        unknownID: UInt32, maxInputCharsPerWord: Int
+    ) {
         guard let first = Trie(words), let rest = Trie(continuations) else { return nil }
         self.words = first
         self.continuations = rest

@@ -56,7 +56,10 @@ indirect enum Normalizer: Sendable {
     case collapseRuns(byte: UInt8, minimum: Int, content: [UInt8])
 
     /// The names `tokenizer.json` uses for the normalizers above.
-    static let supportedNames = ["NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Replace (Regex \"X{n,}\" of one ASCII character)", "Precompiled", "Prepend", "Strip", "Sequence", "BertNormalizer"]
+    static let supportedNames = [
+        "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace (String pattern)", "Replace (Regex \"X{n,}\" of one ASCII character)", "Precompiled", "Prepend", "Strip", "Sequence",
+        "BertNormalizer"
+    ]
 
     /// Normalizes `base[from..<to]`; `nil` when the text comes out unchanged
     /// (the usual case, which then costs no copy).
@@ -137,7 +140,7 @@ indirect enum Normalizer: Sendable {
         case let .collapseRuns(byte, minimum, content):
             return Self.collapsingRuns(of: byte, minimum: minimum, into: content, p, from, to, origins)
         case .sequence:
-            return nil   // handled by `apply`
+            return nil  // handled by `apply`
         }
     }
 

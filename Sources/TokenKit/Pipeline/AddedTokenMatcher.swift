@@ -23,8 +23,8 @@ struct AddedTokenMatcher: Sendable {
         let takenStart: Int, takenEnd: Int
     }
 
-    private var children: [UInt64: Int32] = [:]     // node << 8 | byte → child node
-    private var terminal: [Int32: Int] = [:]        // node → index into entries
+    private var children: [UInt64: Int32] = [:]  // node << 8 | byte → child node
+    private var terminal: [Int32: Int] = [:]  // node → index into entries
     private var startsToken = [Bool](repeating: false, count: 256)
     private(set) var entries: [Entry] = []
 
@@ -64,7 +64,7 @@ struct AddedTokenMatcher: Sendable {
 
     private func longest(_ base: UnsafePointer<UInt8>, at i: Int, from: Int, to: Int) -> Match? {
         var node: Int32 = 0
-        var best: (Int, Int)? = nil          // (entry, end)
+        var best: (Int, Int)? = nil  // (entry, end)
         var j = i
         while j < to, let child = children[UInt64(node) << 8 | UInt64(base[j])] {
             node = child
@@ -78,12 +78,16 @@ struct AddedTokenMatcher: Sendable {
             let wordClasses: CharacterClass = [.letter, .number]
             if end < to, !cursor.character(at: end).classes.isDisjoint(with: wordClasses) { return nil }
             if i > from, let before = Self.characterStart(before: i, base, from),
-               !cursor.character(at: before).classes.isDisjoint(with: wordClasses) { return nil }
+                !cursor.character(at: before).classes.isDisjoint(with: wordClasses)
+            {
+                return nil
+            }
         }
         var takenStart = i, takenEnd = end
         if entry.stripLeft {
             while takenStart > from, let s = Self.characterStart(before: takenStart, base, from),
-                  cursor.character(at: s).classes.contains(.whitespace) { takenStart = s }
+                cursor.character(at: s).classes.contains(.whitespace)
+            { takenStart = s }
         }
         if entry.stripRight {
             while takenEnd < to {

@@ -28,8 +28,10 @@ final class OpenModelPipeline: Sendable {
     /// version of the peer that defines the ids (`CharacterClassTable.UnicodeVersion`).
     let characters: CharacterClassTable
 
-    init(model: Model, normalizer: Normalizer?, steps: [SplitStep], addedTokens: AddedTokenMatcher, decoder: TokenDecoder, summary: String,
-         characters: CharacterClassTable = .shared) {
+    init(
+        model: Model, normalizer: Normalizer?, steps: [SplitStep], addedTokens: AddedTokenMatcher, decoder: TokenDecoder, summary: String,
+        characters: CharacterClassTable = .shared
+    ) {
         self.characters = characters
         self.model = model
         self.normalizer = normalizer
@@ -114,7 +116,9 @@ final class OpenModelPipeline: Sendable {
     /// Encodes the pieces `S` cuts `p[from..<to]` into, through a memo when
     /// the pool has one or the text is long.
     @inline(__always)
-    private func scan<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(_ scanner: S.Type, with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink) {
+    private func scan<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(
+        _ scanner: S.Type, with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink
+    ) {
         let cursor = UTF8Cursor(base: p, end: to, table: characters)
         var i = from
         if var lease = pieceCaches.take(textBytes: to &- from) {

@@ -3,7 +3,7 @@
 /// byte, added and special tokens as their text.
 struct TokenDecoder: Sendable {
     let storage: [UInt8]
-    let offsets: [UInt32]     // id → storage[offsets[id]..<offsets[id + 1]]
+    let offsets: [UInt32]  // id → storage[offsets[id]..<offsets[id + 1]]
     let known: [Bool]
     /// SentencePiece adds a space before the text; decoding takes it off again.
     let dropsLeadingSpace: Bool
@@ -28,7 +28,8 @@ struct TokenDecoder: Sendable {
     /// The tables as another decoder has them (`ModelFileCache`); nil unless they fit together.
     init?(storage: [UInt8], offsets: [UInt32], known: [Bool], dropsLeadingSpace: Bool) {
         guard offsets.count == known.count + 1, offsets.first == 0, offsets.last == UInt32(storage.count),
-              zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }) else { return nil }
+            zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 })
+        else { return nil }
         self.storage = storage
         self.offsets = offsets
         self.known = known

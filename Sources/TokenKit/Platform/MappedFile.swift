@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A whole file mapped read-only into memory, unmapped when the last user
@@ -50,22 +50,23 @@ package final class MappedFile: @unchecked Sendable {
         }
         count = Int(info.st_size)
         #if canImport(Darwin)
-        let modified = info.st_mtimespec
+            let modified = info.st_mtimespec
         #else
-        let modified = info.st_mtim
+            let modified = info.st_mtim
         #endif
-        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(count),
-                                modifiedSeconds: UInt64(bitPattern: Int64(modified.tv_sec)),
-                                modifiedNanoseconds: UInt64(modified.tv_nsec))
+        identity = FileIdentity(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(count),
+            modifiedSeconds: UInt64(bitPattern: Int64(modified.tv_sec)),
+            modifiedNanoseconds: UInt64(modified.tv_nsec))
         if count == 0 {
             mapping = nil
-            base = UnsafeRawPointer(bitPattern: 1)!   // never read: every read is bounds-checked against count
+            base = UnsafeRawPointer(bitPattern: 1)!  // never read: every read is bounds-checked against count
             return
         }
         #if os(Linux)
-        let flags = readAhead ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
+            let flags = readAhead ? MAP_PRIVATE | MAP_POPULATE : MAP_PRIVATE
         #else
-        let flags = MAP_PRIVATE
+            let flags = MAP_PRIVATE
         #endif
         let p = mmap(nil, count, PROT_READ, flags, fd, 0)
         guard let p, p != MAP_FAILED else {

@@ -17,10 +17,10 @@ import Foundation
 /// how to install. On Apple platforms `Bundle.module` stays: apps embed it.
 package struct ResourceBundle: @unchecked Sendable {
     #if canImport(Darwin)
-    private let bundle: Bundle
+        private let bundle: Bundle
     #else
-    /// The bundle's folder name without `.resources`, `ContextKit_TokenKit`.
-    private let name: String
+        /// The bundle's folder name without `.resources`, `ContextKit_TokenKit`.
+        private let name: String
     #endif
 
     /// Where `scripts/install` puts the bundles, relative to the tools' folder.
@@ -47,15 +47,15 @@ package struct ResourceBundle: @unchecked Sendable {
     }
 
     #if canImport(Darwin)
-    /// A target's `Bundle.module`.
-    package init(module: Bundle) {
-        self.bundle = module
-    }
+        /// A target's `Bundle.module`.
+        package init(module: Bundle) {
+            self.bundle = module
+        }
     #else
-    /// The bundle of a target of this package, `ContextKit_<target>`.
-    package init(target: String) {
-        self.name = "ContextKit_\(target)"
-    }
+        /// The bundle of a target of this package, `ContextKit_<target>`.
+        package init(target: String) {
+            self.name = "ContextKit_\(target)"
+        }
     #endif
 
     /// The file `resource` (a path inside the bundle, `Resources/profiles.json`).
@@ -63,50 +63,50 @@ package struct ResourceBundle: @unchecked Sendable {
     /// - Throws: `Missing` when no bundle folder holds it.
     package func url(for resource: String) throws(Missing) -> URL {
         #if canImport(Darwin)
-        if let url = bundle.resourceURL?.appendingPathComponent(resource), FileManager.default.fileExists(atPath: url.path) {
-            return url
-        }
-        throw Missing(file: (resource as NSString).lastPathComponent, bundle: bundle.bundlePath, searched: [bundle.bundlePath])
+            if let url = bundle.resourceURL?.appendingPathComponent(resource), FileManager.default.fileExists(atPath: url.path) {
+                return url
+            }
+            throw Missing(file: (resource as NSString).lastPathComponent, bundle: bundle.bundlePath, searched: [bundle.bundlePath])
         #else
-        let folders = Self.searchFolders()
-        for folder in folders {
-            let url = folder.appendingPathComponent("\(name).resources").appendingPathComponent(resource)
-            if FileManager.default.isReadableFile(atPath: url.path) { return url }
-        }
-        throw Missing(file: (resource as NSString).lastPathComponent, bundle: "\(name).resources", searched: folders.map(\.path))
+            let folders = Self.searchFolders()
+            for folder in folders {
+                let url = folder.appendingPathComponent("\(name).resources").appendingPathComponent(resource)
+                if FileManager.default.isReadableFile(atPath: url.path) { return url }
+            }
+            throw Missing(file: (resource as NSString).lastPathComponent, bundle: "\(name).resources", searched: folders.map(\.path))
         #endif
     }
 
     #if !canImport(Darwin)
-    /// The folders a bundle folder may be in, in the order they are tried.
-    static func searchFolders() -> [URL] {
-        var folders: [URL] = []
-        if let executable = executableURL() {
-            let bin = executable.deletingLastPathComponent()
-            folders.append(bin)
-            folders.append(bin.appendingPathComponent(installedFolder).standardizedFileURL)
+        /// The folders a bundle folder may be in, in the order they are tried.
+        static func searchFolders() -> [URL] {
+            var folders: [URL] = []
+            if let executable = executableURL() {
+                let bin = executable.deletingLastPathComponent()
+                folders.append(bin)
+                folders.append(bin.appendingPathComponent(installedFolder).standardizedFileURL)
+            }
+            // This file is Sources/TokenKit/Platform/ResourceBundle.swift in the
+            // checkout; the build puts its bundles in .build/<configuration>.
+            var root = URL(fileURLWithPath: #filePath)
+            for _ in 0..<4 { root.deleteLastPathComponent() }
+            #if DEBUG
+                let configuration = "debug"
+            #else
+                let configuration = "release"
+            #endif
+            let build = root.appendingPathComponent(".build").appendingPathComponent(configuration)
+            if !folders.contains(build) { folders.append(build) }
+            return folders
         }
-        // This file is Sources/TokenKit/Platform/ResourceBundle.swift in the
-        // checkout; the build puts its bundles in .build/<configuration>.
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { root.deleteLastPathComponent() }
-        #if DEBUG
-        let configuration = "debug"
-        #else
-        let configuration = "release"
-        #endif
-        let build = root.appendingPathComponent(".build").appendingPathComponent(configuration)
-        if !folders.contains(build) { folders.append(build) }
-        return folders
-    }
 
-    /// The running executable with every symlink resolved, so a tool linked
-    /// into a folder on the PATH finds the bundles installed beside the real file.
-    private static func executableURL() -> URL? {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
+        /// The running executable with every symlink resolved, so a tool linked
+        /// into a folder on the PATH finds the bundles installed beside the real file.
+        private static func executableURL() -> URL? {
+            if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                return URL(fileURLWithPath: path)
+            }
+            return Bundle.main.executableURL?.resolvingSymlinksInPath()
         }
-        return Bundle.main.executableURL?.resolvingSymlinksInPath()
-    }
     #endif
 }

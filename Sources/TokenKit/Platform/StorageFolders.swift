@@ -16,43 +16,43 @@ package enum StorageFolders {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
         #if canImport(Darwin)
-        return appleFolder(.cachesDirectory)
+            return appleFolder(.cachesDirectory)
         #else
-        return xdg("XDG_CACHE_HOME", fallback: ".cache", environment)
+            return xdg("XDG_CACHE_HOME", fallback: ".cache", environment)
         #endif
     }
 
     /// Settings the user writes, such as `profiles.json`.
     package static func config(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         #if canImport(Darwin)
-        return appleFolder(.applicationSupportDirectory)
+            return appleFolder(.applicationSupportDirectory)
         #else
-        return xdg("XDG_CONFIG_HOME", fallback: ".config", environment)
+            return xdg("XDG_CONFIG_HOME", fallback: ".config", environment)
         #endif
     }
 
     /// What the tools learn and keep, such as measured latencies.
     package static func state(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         #if canImport(Darwin)
-        return appleFolder(.applicationSupportDirectory)?.appendingPathComponent("state", isDirectory: true)
+            return appleFolder(.applicationSupportDirectory)?.appendingPathComponent("state", isDirectory: true)
         #else
-        return xdg("XDG_STATE_HOME", fallback: ".local/state", environment)
+            return xdg("XDG_STATE_HOME", fallback: ".local/state", environment)
         #endif
     }
 
     #if canImport(Darwin)
-    private static func appleFolder(_ folder: FileManager.SearchPathDirectory) -> URL? {
-        FileManager.default.urls(for: folder, in: .userDomainMask).first?.appendingPathComponent("contextkit", isDirectory: true)
-    }
-    #else
-    /// `$variable/contextkit`, or `$HOME/fallback/contextkit`; nil when neither is set.
-    private static func xdg(_ variable: String, fallback: String, _ environment: [String: String]) -> URL? {
-        if let base = environment[variable], !base.isEmpty {
-            return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("contextkit", isDirectory: true)
+        private static func appleFolder(_ folder: FileManager.SearchPathDirectory) -> URL? {
+            FileManager.default.urls(for: folder, in: .userDomainMask).first?.appendingPathComponent("contextkit", isDirectory: true)
         }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(fallback, isDirectory: true).appendingPathComponent("contextkit", isDirectory: true)
-    }
+    #else
+        /// `$variable/contextkit`, or `$HOME/fallback/contextkit`; nil when neither is set.
+        private static func xdg(_ variable: String, fallback: String, _ environment: [String: String]) -> URL? {
+            if let base = environment[variable], !base.isEmpty {
+                return URL(fileURLWithPath: base, isDirectory: true).appendingPathComponent("contextkit", isDirectory: true)
+            }
+            guard let home = environment["HOME"], !home.isEmpty else { return nil }
+            return URL(fileURLWithPath: home, isDirectory: true)
+                .appendingPathComponent(fallback, isDirectory: true).appendingPathComponent("contextkit", isDirectory: true)
+        }
     #endif
 }

@@ -6,6 +6,6 @@ enum BertPreTokenizer {
     /// The two split steps, in order.
     static let steps: [SplitStep] = [
         .characters(.whitespace, .removed),
-        .characters(.bertPunctuation, .isolated),
+        .characters(.bertPunctuation, .isolated)
     ]
 }

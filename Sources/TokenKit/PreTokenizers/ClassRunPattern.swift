@@ -25,7 +25,8 @@ struct ClassRunPattern: Sendable {
         } else if scalars.first == "{" {
             let text = String(String.UnicodeScalarView(scalars))
             guard text.hasPrefix("{1,"), let close = text.firstIndex(of: "}"),
-                  let n = Int(text[text.index(text.startIndex, offsetBy: 3)..<close]), n >= 1 else { return nil }
+                let n = Int(text[text.index(text.startIndex, offsetBy: 3)..<close]), n >= 1
+            else { return nil }
             maxCount = n
             scalars = scalars.dropFirst(text.distance(from: text.startIndex, to: close) + 1)
         } else {
@@ -46,7 +47,7 @@ struct ClassRunPattern: Sendable {
             if anchoredAtEnd {
                 let e = run(cursor, from: i, to: to)
                 if e == to && e > i { return (i, to) }
-                i = max(e, i + c.length)     // no start inside a run that stops short can reach the end
+                i = max(e, i + c.length)  // no start inside a run that stops short can reach the end
                 continue
             }
             if optionalWhitespace && c.classes.contains(.whitespace) {
@@ -152,7 +153,8 @@ struct CodePointSet: Sendable {
         let e = s[s.startIndex + 1]
         if e == "s" { return (.whitespace, s.dropFirst(2)) }
         guard e == "p", s.count >= 5, s[s.startIndex + 2] == "{", s[s.startIndex + 4] == "}",
-              let cls = properties[String(s[s.startIndex + 3])] else { return nil }
+            let cls = properties[String(s[s.startIndex + 3])]
+        else { return nil }
         return (cls, s.dropFirst(5))
     }
 
@@ -171,7 +173,8 @@ struct CodePointSet: Sendable {
         case "x":
             let rest = s.dropFirst(2)
             guard rest.first == "{", let close = rest.firstIndex(of: "}"),
-                  let v = UInt32(String(String.UnicodeScalarView(rest[(rest.startIndex + 1)..<close])), radix: 16) else { return nil }
+                let v = UInt32(String(String.UnicodeScalarView(rest[(rest.startIndex + 1)..<close])), radix: 16)
+            else { return nil }
             return (v, rest[(close + 1)...])
         default:
             // An escaped ASCII symbol stands for itself; letters and digits are classes or back-references.

@@ -57,7 +57,8 @@ enum O200kScanner: PieceScanner {
         let mayBePrefix = c.isDisjoint(with: .letterOrNumber) && !isNewline
         let word: Int?
         if mayBePrefix {
-            word = casedWordEnd(t, from: next, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: true)
+            word =
+                casedWordEnd(t, from: next, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: true)
                 ?? casedWordEnd(t, from: next, mustEndLower: false) ?? casedWordEnd(t, from: i, mustEndLower: false)
         } else {
             word = casedWordEnd(t, from: i, mustEndLower: true) ?? casedWordEnd(t, from: i, mustEndLower: false)

@@ -81,11 +81,17 @@ public struct PieceBoundary: Sendable {
 
     /// The boundary rules for a pre-tokenizer, or nil when none are proven for it.
     public init?(_ preTokenizer: PreTokenizer) {
-        if case .cl100k = preTokenizer { rules = .cl100k }
-        else if case .o200k = preTokenizer { rules = .o200k }
-        else if case .tekken = preTokenizer { rules = .o200k }
-        else if case .r50k = preTokenizer { rules = .r50k }
-        else { return nil }
+        if case .cl100k = preTokenizer {
+            rules = .cl100k
+        } else if case .o200k = preTokenizer {
+            rules = .o200k
+        } else if case .tekken = preTokenizer {
+            rules = .o200k
+        } else if case .r50k = preTokenizer {
+            rules = .r50k
+        } else {
+            return nil
+        }
     }
 
     /// Whether cutting `text` before byte `p` keeps every piece intact (false
@@ -95,7 +101,7 @@ public struct PieceBoundary: Sendable {
         guard p > 0, p < text.count, let t = text.baseAddress else { return false }
         let before = t[p - 1]
         if t[p] == 0x20 { return before > 0x20 && before < 0x7F }  // rule A
-        guard before == 0x0A else { return false }                  // rule B
+        guard before == 0x0A else { return false }  // rule B
         if Self.startsWithWhitespace(t, p, text.count) { return false }
         switch rules {
         case .cl100k: return true

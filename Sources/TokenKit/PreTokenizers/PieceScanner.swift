@@ -25,13 +25,15 @@ extension UTF8Cursor {
         }
         let k = i &+ 1
         if letter(k, UInt8(ascii: "s")) || letter(k, UInt8(ascii: "t"))
-            || letter(k, UInt8(ascii: "d")) || letter(k, UInt8(ascii: "m")) {
+            || letter(k, UInt8(ascii: "d")) || letter(k, UInt8(ascii: "m"))
+        {
             return 2
         }
         if ignoringCase, k &+ 1 < end, base[k] == 0xC5, base[k &+ 1] == 0xBF { return 3 }  // ſ
         if (letter(k, UInt8(ascii: "l")) && letter(k &+ 1, UInt8(ascii: "l")))
             || (letter(k, UInt8(ascii: "v")) && letter(k &+ 1, UInt8(ascii: "e")))
-            || (letter(k, UInt8(ascii: "r")) && letter(k &+ 1, UInt8(ascii: "e"))) {
+            || (letter(k, UInt8(ascii: "r")) && letter(k &+ 1, UInt8(ascii: "e")))
+        {
             return 3
         }
         return 0
@@ -147,8 +149,8 @@ extension UTF8Cursor {
         }
         if j == end && trailingRunIsOnePiece { return j }
         if newlinesEndPieces && lastNewlineEnd > 0 { return lastNewlineEnd }
-        if j == end { return j }                            // \s+(?!\S) at the end of text
-        if characters >= 2 { return lastCharacterStart }    // leave one space for the next word
+        if j == end { return j }  // \s+(?!\S) at the end of text
+        if characters >= 2 { return lastCharacterStart }  // leave one space for the next word
         return j
     }
 }

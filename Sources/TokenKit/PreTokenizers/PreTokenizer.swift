@@ -24,7 +24,7 @@ public enum PreTokenizer: Sendable {
                 #" ?[^\s\p{L}\p{N}]+[\r\n/]*"#,
                 #"\s*[\r\n]+"#,
                 #"\s+(?!\S)"#,
-                #"\s+"#,
+                #"\s+"#
             ].joined(separator: "|")
         case .r50k: return #"'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"#
         case .tekken:
@@ -36,7 +36,7 @@ public enum PreTokenizer: Sendable {
                 #" ?[^\s\p{L}\p{N}]+[\r\n/]*"#,
                 #"\s*[\r\n]+"#,
                 #"\s+(?!\S)"#,
-                #"\s+"#,
+                #"\s+"#
             ].joined(separator: "|")
         case .regex(let r): return r.pattern
         }

@@ -84,7 +84,7 @@ public struct RegexPreTokenizer: @unchecked Sendable {
             switch c {
             case "\\":
                 let next: Unicode.Scalar = i + 1 < chars.count ? chars[i + 1] : "\\"
-                add(Item(start: i, nullable: "bBAzZG".unicodeScalars.contains(next)))     // anchors match nothing
+                add(Item(start: i, nullable: "bBAzZG".unicodeScalars.contains(next)))  // anchors match nothing
                 i += 2
                 // \p{...}, \x{...}, \N{...}: the braces belong to the escape.
                 if i < chars.count, chars[i] == "{", "pPxNu".unicodeScalars.contains(next) {
@@ -95,7 +95,7 @@ public struct RegexPreTokenizer: @unchecked Sendable {
                 add(Item(start: i, nullable: false))
                 i += 1
                 if i < chars.count, chars[i] == "^" { i += 1 }
-                if i < chars.count, chars[i] == "]" { i += 1 }      // a leading ] is a literal
+                if i < chars.count, chars[i] == "]" { i += 1 }  // a leading ] is a literal
                 var depth = 1
                 while i < chars.count, depth > 0 {
                     switch chars[i] {
@@ -110,9 +110,9 @@ public struct RegexPreTokenizer: @unchecked Sendable {
                 var zeroWidth = false
                 let start = i
                 i += 1
-                if i < chars.count, chars[i] == "?" {          // (?: (?i: (?= (?<! ...: the ? repeats nothing
+                if i < chars.count, chars[i] == "?" {  // (?: (?i: (?= (?<! ...: the ? repeats nothing
                     i += 1
-                    if i < chars.count, chars[i] == "#" {      // a comment
+                    if i < chars.count, chars[i] == "#" {  // a comment
                         while i < chars.count, chars[i] != ")" { i += 1 }
                         i += 1
                         continue
@@ -141,8 +141,10 @@ public struct RegexPreTokenizer: @unchecked Sendable {
                 guard groups.count > 1 else { continue }
                 closeBranch()
                 let group = groups.removeLast()
-                add(Item(start: group.start, nullable: group.zeroWidth || group.anyBranchNullable,
-                         ambiguousIfRepeated: group.anyBranchAmbiguous || group.anyBranchNullable))
+                add(
+                    Item(
+                        start: group.start, nullable: group.zeroWidth || group.anyBranchNullable,
+                        ambiguousIfRepeated: group.anyBranchAmbiguous || group.anyBranchNullable))
             case "*", "+", "?", "{":
                 var end = i + 1
                 var unbounded = c != "?"
@@ -175,7 +177,7 @@ public struct RegexPreTokenizer: @unchecked Sendable {
                     item.ambiguousIfRepeated = false
                     add(item)
                 }
-                if end < chars.count, chars[end] == "?" || chars[end] == "+" { end += 1 }   // lazy or possessive
+                if end < chars.count, chars[end] == "?" || chars[end] == "+" { end += 1 }  // lazy or possessive
                 i = end
             case "|":
                 closeBranch()

@@ -126,9 +126,11 @@ enum PieceScannerKind: Sendable, CaseIterable {
     var patterns: [String] {
         switch self {
         case .gpt2:
-            return [#"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"#,
-                    #"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"#,
-                    PreTokenizer.r50k.pattern]
+            return [
+                #"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"#,
+                #"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)"#,
+                PreTokenizer.r50k.pattern
+            ]
         case .llama3:
             return [#"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"#]
         case .qwen2:
@@ -228,7 +230,7 @@ struct RegexSplitter: @unchecked Sendable {
 /// unit. Bytes that are not valid UTF-8 are each one U+FFFD.
 struct PieceText {
     let string: String
-    private let toUTF8: [Int32]     // per UTF-16 unit, plus the end
+    private let toUTF8: [Int32]  // per UTF-16 unit, plus the end
 
     init(_ base: UnsafePointer<UInt8>, from: Int, to: Int) {
         var units: [UInt16] = []

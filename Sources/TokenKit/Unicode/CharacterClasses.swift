@@ -88,8 +88,8 @@ public final class CharacterClassTable: @unchecked Sendable {
 
     private static let blockCount = 0x1100
     private let arena: TableArena
-    private let blockIndex: UnsafeMutablePointer<UInt16>   // blockCount entries
-    private let blocks: UnsafeMutablePointer<UInt8>         // distinct blocks × 256
+    private let blockIndex: UnsafeMutablePointer<UInt16>  // blockCount entries
+    private let blocks: UnsafeMutablePointer<UInt8>  // distinct blocks × 256
     /// Block 0 (U+0000–U+00FF), for the ASCII fast path.
     private let latin: UnsafeMutablePointer<UInt8>
     /// For each run of 16 code points in U+0800–U+FFFF (the three-byte
@@ -140,7 +140,7 @@ public final class CharacterClassTable: @unchecked Sendable {
         var blockNumber: [[UInt8]: UInt16] = [:]
         var index = [UInt16](repeating: 0, count: blockCount)
         for high in 0..<blockCount {
-            let block = Array(all[high << 8 ..< (high + 1) << 8])
+            let block = Array(all[high << 8..<(high + 1) << 8])
             if let number = blockNumber[block] {
                 index[high] = number
             } else {
@@ -180,7 +180,8 @@ public final class CharacterClassTable: @unchecked Sendable {
         let l = layout(distinctBlocks: Int(distinct))
         var reader = VocabularyCache.ArenaReader(file: file, offset: 16)
         guard let arena = reader.next(size: l.size, checksum: file.base.load(fromByteOffset: 8, as: UInt64.self)),
-              reader.offset == file.count else { return nil }
+            reader.offset == file.count
+        else { return nil }
         let index = arena.table(UInt16.self, at: l.index)
         for i in 0..<blockCount where UInt64(index[i]) >= distinct { return nil }
         return (Int(distinct), arena)

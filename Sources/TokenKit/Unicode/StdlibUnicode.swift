@@ -33,7 +33,8 @@ package enum StdlibUnicode: UnicodeSource {
     @inline(__always)
     private static func properties(_ codePoint: UInt32) -> Unicode.Scalar.Properties? {
         guard let scalar = Unicode.Scalar(codePoint), let age = scalar.properties.age,
-              age.major < 15 || (age.major == 15 && age.minor == 0) else { return nil }
+            age.major < 15 || (age.major == 15 && age.minor == 0)
+        else { return nil }
         return scalar.properties
     }
 
@@ -49,8 +50,8 @@ package enum StdlibUnicode: UnicodeSource {
     /// (`UnicodeSourceTests`, which lists any a newer runtime adds). ʕ's matters
     /// to the ids: o200k's pattern tells `Ll` from `Lo`.
     static let categoriesChangedSince15: [UInt32: Unicode.GeneralCategory] = [
-        0x0295: .lowercaseLetter,   // ʕ LATIN LETTER PHARYNGEAL VOICED FRICATIVE: Lo since 16.0
-        0x1171E: .nonspacingMark,   // AHOM CONSONANT SIGN MEDIAL RA: Mc since 16.0
+        0x0295: .lowercaseLetter,  // ʕ LATIN LETTER PHARYNGEAL VOICED FRICATIVE: Lo since 16.0
+        0x1171E: .nonspacingMark  // AHOM CONSONANT SIGN MEDIAL RA: Mc since 16.0
     ]
 
     /// The runtime's `White_Space`, for characters Unicode 15.0 had.
@@ -118,7 +119,7 @@ package enum StdlibUnicode: UnicodeSource {
                 if length == 0 { endIsBoundary = true; break }
                 end += length
             }
-            if end == i {   // an invalid byte, a unit of its own
+            if end == i {  // an invalid byte, a unit of its own
                 i += 1
                 if !body(i) { return }
                 continue

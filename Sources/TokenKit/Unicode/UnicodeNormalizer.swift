@@ -38,8 +38,10 @@ package struct UnicodeNormalizer: Sendable {
         static let compositionSecond: UInt16 = 1 << 15
     }
 
-    private init(facts: [UInt16], decompositions: [UInt32], canonical: [UInt32: Range<Int>],
-                 compatibility: [UInt32: Range<Int>], compositions: [UInt64: UInt32]) {
+    private init(
+        facts: [UInt16], decompositions: [UInt32], canonical: [UInt32: Range<Int>],
+        compatibility: [UInt32: Range<Int>], compositions: [UInt64: UInt32]
+    ) {
         self.facts = facts
         self.decompositions = decompositions
         self.canonical = canonical
@@ -72,14 +74,17 @@ package struct UnicodeNormalizer: Sendable {
         }
         // The inert bits need NFC itself (does a decomposable character come
         // back?), so they are worked out with the finished tables.
-        let tables = UnicodeNormalizer(facts: facts, decompositions: decompositions, canonical: canonical,
-                                       compatibility: compatibility, compositions: compositions)
+        let tables = UnicodeNormalizer(
+            facts: facts, decompositions: decompositions, canonical: canonical,
+            compatibility: compatibility, compositions: compositions)
         var scratch: [UInt32] = []
         for c in 0..<Self.limit {
             let f = facts[Int(c)]
             // No fact at all: inert under every form, Hangul jamo and syllables aside.
             if f == 0 && !(0x1100...0x11FF).contains(c) && !(0xAC00...0xD7A3).contains(c) { continue }
-            let kind: DecompositionKind = f & Fact.canonicalDecomposition != 0 ? .canonical
+            let kind: DecompositionKind =
+                f & Fact.canonicalDecomposition != 0
+                ? .canonical
                 : f & Fact.compatibilityDecomposition != 0 ? .compatibility : .none
             for form in NormalizationForm.allCases {
                 let inert = form.isInert(
@@ -89,8 +94,9 @@ package struct UnicodeNormalizer: Sendable {
                 if !inert { facts[Int(c)] |= Fact.notInert << UInt16(form.rawValue) }
             }
         }
-        self.init(facts: facts, decompositions: decompositions, canonical: canonical,
-                  compatibility: compatibility, compositions: compositions)
+        self.init(
+            facts: facts, decompositions: decompositions, canonical: canonical,
+            compatibility: compatibility, compositions: compositions)
     }
 
     /// Whether NFC gives `c` back (asked of characters with a canonical decomposition).
@@ -203,7 +209,8 @@ package struct UnicodeNormalizer: Sendable {
             let cc = combiningClass(c)
             // Not blocked: right after the starter, or after marks of a lower class.
             if starter >= 0 && (w - 1 == starter || (lastClass != 0 && lastClass < cc)),
-               let composite = composite(s[starter], c) {
+                let composite = composite(s[starter], c)
+            {
                 s[starter] = composite
                 continue
             }

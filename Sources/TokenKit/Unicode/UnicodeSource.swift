@@ -51,14 +51,14 @@ package protocol UnicodeSource {
 }
 
 #if CONTEXTKIT_UTF8PROC
-/// The Unicode source of this build: libutf8proc (Linux, unless built with
-/// `CONTEXTKIT_UNICODE=stdlib`).
-package typealias UnicodeData = UTF8ProcUnicode
+    /// The Unicode source of this build: libutf8proc (Linux, unless built with
+    /// `CONTEXTKIT_UNICODE=stdlib`).
+    package typealias UnicodeData = UTF8ProcUnicode
 #else
-/// The Unicode source of this build: Swift's standard library and TokenKit's
-/// own normalization tables (Apple platforms, and Linux built with
-/// `CONTEXTKIT_UNICODE=stdlib`).
-package typealias UnicodeData = StdlibUnicode
+    /// The Unicode source of this build: Swift's standard library and TokenKit's
+    /// own normalization tables (Apple platforms, and Linux built with
+    /// `CONTEXTKIT_UNICODE=stdlib`).
+    package typealias UnicodeData = StdlibUnicode
 #endif
 
 extension UnicodeSource {
@@ -77,7 +77,7 @@ extension UnicodeSource {
         case .decimalNumber, .letterNumber, .otherNumber:
             result.insert(.number)
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
             result.insert(.punctuation)
         case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             result.insert(.symbol)
@@ -109,15 +109,17 @@ package enum NormalizationForm: Int, Sendable, CaseIterable {
     /// from their own data; `recomposes` (NFC gives the character back from
     /// its canonical decomposition) is asked only when it matters.
     @inline(__always)
-    package func isInert(scalar: UInt32, combiningClass: UInt8, isCompositionSecond: Bool,
-                         decomposition: DecompositionKind, recomposes: @autoclosure () -> Bool) -> Bool {
+    package func isInert(
+        scalar: UInt32, combiningClass: UInt8, isCompositionSecond: Bool,
+        decomposition: DecompositionKind, recomposes: @autoclosure () -> Bool
+    ) -> Bool {
         guard combiningClass == 0 else { return false }
         if composes {
             if isCompositionSecond { return false }
             // Hangul vowels and finals join the syllable before them.
             if (0x1161...0x1175).contains(scalar) || (0x11A8...0x11C2).contains(scalar) { return false }
         } else if (0xAC00...0xD7A3).contains(scalar) {
-            return false   // Hangul syllables decompose
+            return false  // Hangul syllables decompose
         }
         switch decomposition {
         case .none: return true

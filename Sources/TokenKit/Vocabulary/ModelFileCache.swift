@@ -31,7 +31,7 @@ struct ModelFileCache {
     /// Where the cache files go; nil turns the cache off.
     let directory: URL?
 
-    static let magic: UInt64 = 0x3144_4F4D_4B54_4B43   // "CKTKMOD1", little-endian
+    static let magic: UInt64 = 0x3144_4F4D_4B54_4B43  // "CKTKMOD1", little-endian
     /// Bump whenever what is stored, or how any stored table is built, changes.
     static let formatVersion: UInt64 = 1
     static let headerWords = 32
@@ -57,8 +57,10 @@ struct ModelFileCache {
     private static func identityWords(_ file: MappedFile) -> [UInt64] {
         let id = file.identity
         let path = Array(file.path.utf8)
-        return [magic, formatVersion, VocabularyCache.formatVersion, id.device, id.inode, id.size,
-                id.modifiedSeconds, id.modifiedNanoseconds, Vocabulary.hash(path, path.count)]
+        return [
+            magic, formatVersion, VocabularyCache.formatVersion, id.device, id.inode, id.size,
+            id.modifiedSeconds, id.modifiedNanoseconds, Vocabulary.hash(path, path.count)
+        ]
     }
 
     /// The tables stored for this version of the model file, or the ones
@@ -78,9 +80,10 @@ struct ModelFileCache {
         guard Array(header[0..<identity.count]) == identity, header[Self.headerWords - 1] == VocabularyCache.checksum(of: header) else { return nil }
         func word(_ i: Int) -> Int? { header[i] < 1 << 40 ? Int(header[i]) : nil }
         guard let idCount = word(9), let tokenCount = word(10), let byteCount = word(11), let slotCapacity = word(12),
-              let pairSlots = word(13), let pairCount = word(14), let decodedIDs = word(17), let decodedBytes = word(18),
-              let selfMergingWords = word(19), let tokensSize = word(20), slotCapacity > 0, slotCapacity & (slotCapacity - 1) == 0,
-              pairSlots >= 16, pairSlots & (pairSlots - 1) == 0 else { return nil }
+            let pairSlots = word(13), let pairCount = word(14), let decodedIDs = word(17), let decodedBytes = word(18),
+            let selfMergingWords = word(19), let tokensSize = word(20), slotCapacity > 0, slotCapacity & (slotCapacity - 1) == 0,
+            pairSlots >= 16, pairSlots & (pairSlots - 1) == 0
+        else { return nil }
         // The model file's pages were read only to step over its token and
         // merge arrays (GGUF); dropping them before the tables are mapped keeps
         // peak memory at one of the two, not both.
@@ -91,7 +94,7 @@ struct ModelFileCache {
         let sizes: [Section: Int] = [
             .vocabulary: Vocabulary.layout(shape).size, .pairs: PairTable.arenaSize(slotCount: pairSlots),
             .selfMerging: 8 * selfMergingWords, .byteIDs: 4 * 256, .decodedBytes: decodedBytes,
-            .decodedOffsets: 4 * (decodedIDs + 1), .decodedKnown: decodedIDs, .tokens: tokensSize,
+            .decodedOffsets: 4 * (decodedIDs + 1), .decodedKnown: decodedIDs, .tokens: tokensSize
         ]
         var arenas: [TableArena] = []
         for section in Section.allCases {
@@ -108,10 +111,12 @@ struct ModelFileCache {
         let vocabulary = Vocabulary(shape: shape, arena: arenas[Section.vocabulary.rawValue])
         let selfMerging = array(.selfMerging, UInt64.self)
         guard let pairs = PairTable(arena: arenas[Section.pairs.rawValue], slotCount: pairSlots, count: pairCount),
-              ignoreMerges || selfMerging.count == (idCount + 63) / 64,
-              let decoder = TokenDecoder(storage: array(.decodedBytes, UInt8.self), offsets: array(.decodedOffsets, UInt32.self),
-                                         known: array(.decodedKnown, UInt8.self).map { $0 != 0 }, dropsLeadingSpace: false),
-              let (specials, added) = Self.readTokens(arenas[Section.tokens.rawValue]) else { return nil }
+            ignoreMerges || selfMerging.count == (idCount + 63) / 64,
+            let decoder = TokenDecoder(
+                storage: array(.decodedBytes, UInt8.self), offsets: array(.decodedOffsets, UInt32.self),
+                known: array(.decodedKnown, UInt8.self).map { $0 != 0 }, dropsLeadingSpace: false),
+            let (specials, added) = Self.readTokens(arenas[Section.tokens.rawValue])
+        else { return nil }
         let encoder = MergeListEncoder(
             vocabulary: vocabulary, pairs: pairs, byteLevel: flags & 1 != 0, ignoreMerges: ignoreMerges,
             byteIDs: array(.byteIDs, UInt32.self), unknownID: UInt32(truncatingIfNeeded: header[16]),
@@ -128,35 +133,43 @@ struct ModelFileCache {
         let s = vocabulary.shape
         (header[9], header[10], header[11], header[12]) = (UInt64(s.idCount), UInt64(s.tokenCount), UInt64(s.byteCount), UInt64(s.slotCapacity))
         (header[13], header[14]) = (UInt64(encoder.pairs.slotCount), UInt64(encoder.pairs.count))
-        header[15] = (encoder.byteLevel ? 1 : 0) | (encoder.ignoreMerges ? 2 : 0) | (encoder.fuseUnknown ? 4 : 0)
+        header[15] =
+            (encoder.byteLevel ? 1 : 0) | (encoder.ignoreMerges ? 2 : 0) | (encoder.fuseUnknown ? 4 : 0)
             | (encoder.byteFallback ? 8 : 0) | (encoder.wholeNewlineRuns ? 16 : 0)
         header[16] = UInt64(encoder.unknownID)
         let tokens = Self.tokenBytes(prepared.specialTokens, prepared.addedTokens)
-        (header[17], header[18], header[19], header[20]) = (UInt64(decoder.known.count), UInt64(decoder.storage.count),
-                                                            UInt64(encoder.selfMerging.count), UInt64(tokens.count))
+        (header[17], header[18], header[19], header[20]) = (
+            UInt64(decoder.known.count), UInt64(decoder.storage.count),
+            UInt64(encoder.selfMerging.count), UInt64(tokens.count)
+        )
         let known = decoder.known.map { UInt8($0 ? 1 : 0) }
         var byteIDs = encoder.byteIDs
         guard byteIDs.count == 256 else { return }
         // Every section as (pointer, size); arrays are pinned for the write below.
         encoder.selfMerging.withUnsafeBytes { selfMerging in
-        byteIDs.withUnsafeMutableBytes { byteIDs in
-        decoder.storage.withUnsafeBytes { decodedBytes in
-        decoder.offsets.withUnsafeBytes { decodedOffsets in
-        known.withUnsafeBytes { decodedKnown in
-        tokens.withUnsafeBytes { tokens in
-            let sections: [UnsafeRawBufferPointer] = [
-                UnsafeRawBufferPointer(start: vocabulary.arena.base, count: vocabulary.arena.size),
-                UnsafeRawBufferPointer(start: encoder.pairs.arena.base, count: encoder.pairs.arena.size),
-                selfMerging, UnsafeRawBufferPointer(byteIDs), decodedBytes, decodedOffsets, decodedKnown, tokens,
-            ]
-            for (i, section) in sections.enumerated() {
-                header[21 + i] = TableArena.checksum(section.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, section.count)
+            byteIDs.withUnsafeMutableBytes { byteIDs in
+                decoder.storage.withUnsafeBytes { decodedBytes in
+                    decoder.offsets.withUnsafeBytes { decodedOffsets in
+                        known.withUnsafeBytes { decodedKnown in
+                            tokens.withUnsafeBytes { tokens in
+                                let sections: [UnsafeRawBufferPointer] = [
+                                    UnsafeRawBufferPointer(start: vocabulary.arena.base, count: vocabulary.arena.size),
+                                    UnsafeRawBufferPointer(start: encoder.pairs.arena.base, count: encoder.pairs.arena.size),
+                                    selfMerging, UnsafeRawBufferPointer(byteIDs), decodedBytes, decodedOffsets, decodedKnown, tokens
+                                ]
+                                for (i, section) in sections.enumerated() {
+                                    header[21 + i] = TableArena.checksum(section.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, section.count)
+                                }
+                                header[Self.headerWords - 1] = VocabularyCache.checksum(of: header)
+                                header.withUnsafeBytes { h in
+                                    VocabularyCache.writeAtomically(url, [(h.baseAddress!, h.count)] + sections.map { ($0.baseAddress ?? h.baseAddress!, $0.count) })
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            header[Self.headerWords - 1] = VocabularyCache.checksum(of: header)
-            header.withUnsafeBytes { h in
-                VocabularyCache.writeAtomically(url, [(h.baseAddress!, h.count)] + sections.map { ($0.baseAddress ?? h.baseAddress!, $0.count) })
-            }
-        }}}}}}
+        }
     }
 
     // MARK: Special and added tokens

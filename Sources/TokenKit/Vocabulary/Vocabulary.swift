@@ -32,11 +32,11 @@ final class Vocabulary: @unchecked Sendable {
     let shape: Shape
     let arena: TableArena
     private let bytes: UnsafeMutablePointer<UInt8>
-    private let offsets: UnsafeMutablePointer<UInt32>   // idCount + 1; equal neighbours = no token
-    private let slots: UnsafeMutablePointer<UInt64>     // pairs: first 8 bytes, offset << 32 | length << 24 | (id + 1); 0 = empty
+    private let offsets: UnsafeMutablePointer<UInt32>  // idCount + 1; equal neighbours = no token
+    private let slots: UnsafeMutablePointer<UInt64>  // pairs: first 8 bytes, offset << 32 | length << 24 | (id + 1); 0 = empty
     private let mask: Int
-    private let byteIDs: UnsafeMutablePointer<UInt32>   // id of each single byte, or .max
-    private let pairIDs: UnsafeMutablePointer<UInt32>   // id of each two-byte string (b0 << 8 | b1), or .max
+    private let byteIDs: UnsafeMutablePointer<UInt32>  // id of each single byte, or .max
+    private let pairIDs: UnsafeMutablePointer<UInt32>  // id of each two-byte string (b0 << 8 | b1), or .max
 
     /// The tables of the linear-time encoder, when this vocabulary has them
     /// (`MergeTables.build` proves they apply). Set once, before the vocabulary

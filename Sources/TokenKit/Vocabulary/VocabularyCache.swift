@@ -12,7 +12,7 @@ import Foundation
 /// file renamed into place, so readers never see half a file. The cache is an
 /// optimisation only: any failure to read or write it falls back to building.
 enum VocabularyCache {
-    static let magic: UInt64 = 0x3143_4F56_4B54_4B43   // "CKTKVOC1", little-endian
+    static let magic: UInt64 = 0x3143_4F56_4B54_4B43  // "CKTKVOC1", little-endian
     /// Bump whenever the layout of a table, or the way any table is built, changes.
     static let formatVersion: UInt64 = 3
     static let headerWords = 16
@@ -27,21 +27,24 @@ enum VocabularyCache {
     /// The prepared vocabulary stored for this source, if a valid file is there.
     static func load(name: String, sourceChecksum: UInt64) -> Vocabulary? {
         guard let url = url(name: name, sourceChecksum: sourceChecksum),
-              let file = try? MappedFile(path: url.path, readAhead: true), file.count >= headerWords * 8 else { return nil }
+            let file = try? MappedFile(path: url.path, readAhead: true), file.count >= headerWords * 8
+        else { return nil }
         let header = UnsafeBufferPointer(start: file.base.assumingMemoryBound(to: UInt64.self), count: headerWords)
         guard header[0] == magic, header[1] == formatVersion, header[2] == sourceChecksum,
-              header[15] == checksum(of: Array(header)) else { return nil }
+            header[15] == checksum(of: Array(header))
+        else { return nil }
         var reader = ArenaReader(file: file, offset: headerWords * 8)
-        let shape = Vocabulary.Shape(idCount: Int(header[3]), tokenCount: Int(header[4]),
-                                     byteCount: Int(header[5]), slotCapacity: Int(header[6]))
+        let shape = Vocabulary.Shape(
+            idCount: Int(header[3]), tokenCount: Int(header[4]),
+            byteCount: Int(header[5]), slotCapacity: Int(header[6]))
         guard let vocabularyArena = reader.next(size: Vocabulary.layout(shape).size, checksum: header[12]) else { return nil }
         let vocabulary = Vocabulary(shape: shape, arena: vocabularyArena)
         if header[7] == 1 {
             let treeShape = MergeTree.Shape(idCount: Int(header[8]), pairCapacity: Int(header[9]))
             let trieShape = TokenTrie.Shape(idCount: Int(header[10]), cellCount: Int(header[11]))
             guard treeShape.idCount == shape.idCount, trieShape.idCount == shape.idCount,
-                  let treeArena = reader.next(size: MergeTree.layout(treeShape).size, checksum: header[13]),
-                  let trieArena = reader.next(size: TokenTrie.layout(trieShape).size, checksum: header[14])
+                let treeArena = reader.next(size: MergeTree.layout(treeShape).size, checksum: header[13]),
+                let trieArena = reader.next(size: TokenTrie.layout(trieShape).size, checksum: header[14])
             else { return nil }
             vocabulary.attach(MergeTables(treeShape: treeShape, treeArena: treeArena, trieShape: trieShape, trieArena: trieArena))
         }

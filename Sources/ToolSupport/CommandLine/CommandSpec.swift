@@ -38,12 +38,13 @@ package struct CommandSpec<Options: CommandOptions> {
         self.usage = usage
         self.summary = summary
         self.epilog = epilog
-        entries = Options.declarations.enumerated().map { index, option in
-            (option.short, option.long, option.value, option.choices, option.help, .declared(index))
-        } + [
-            ("h", "help", nil, nil, "Show this help and exit.", .help),
-            (nil, "version", nil, nil, "Show the version and exit.", .version),
-        ]
+        entries =
+            Options.declarations.enumerated().map { index, option in
+                (option.short, option.long, option.value, option.choices, option.help, .declared(index))
+            } + [
+                ("h", "help", nil, nil, "Show this help and exit.", .help),
+                (nil, "version", nil, nil, "Show the version and exit.", .version)
+            ]
     }
 
     /// Reads `arguments` (without the tool's name). Errors in the syntax come

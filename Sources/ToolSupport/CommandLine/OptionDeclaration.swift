@@ -17,8 +17,10 @@ package struct OptionDeclaration<Options> {
     /// or returns what the option wants when one of them is not a value.
     let store: (inout Options, [String]) -> (expected: String, text: String)?
 
-    private init(_ short: Character?, _ long: String, value: String?, choices: [String]? = nil, help: String,
-                 field: PartialKeyPath<Options>, store: @escaping (inout Options, [String]) -> (expected: String, text: String)?) {
+    private init(
+        _ short: Character?, _ long: String, value: String?, choices: [String]? = nil, help: String,
+        field: PartialKeyPath<Options>, store: @escaping (inout Options, [String]) -> (expected: String, text: String)?
+    ) {
         self.short = short
         self.long = long
         self.value = value
@@ -29,8 +31,10 @@ package struct OptionDeclaration<Options> {
     }
 
     /// A flag, `--json`: true when given.
-    package static func flag(_ long: String, short: Character? = nil, help: String,
-                             _ field: WritableKeyPath<Options, Bool>) -> Self {
+    package static func flag(
+        _ long: String, short: Character? = nil, help: String,
+        _ field: WritableKeyPath<Options, Bool>
+    ) -> Self {
         Self(short, long, value: nil, help: help, field: field) { options, _ in
             options[keyPath: field] = true
             return nil
@@ -38,14 +42,18 @@ package struct OptionDeclaration<Options> {
     }
 
     /// An option with a text value, `--model NAME`; a later one overrides an earlier one.
-    package static func option(_ long: String, short: Character? = nil, value: String, help: String,
-                               _ field: WritableKeyPath<Options, String?>) -> Self {
+    package static func option(
+        _ long: String, short: Character? = nil, value: String, help: String,
+        _ field: WritableKeyPath<Options, String?>
+    ) -> Self {
         option(long, short: short, value: value, help: help, field, .text)
     }
 
     /// An option whose text `parser` reads, `--window N`; a later one overrides an earlier one.
-    package static func option<Value>(_ long: String, short: Character? = nil, value: String, help: String,
-                                      _ field: WritableKeyPath<Options, Value?>, _ parser: ValueParser<Value>) -> Self {
+    package static func option<Value>(
+        _ long: String, short: Character? = nil, value: String, help: String,
+        _ field: WritableKeyPath<Options, Value?>, _ parser: ValueParser<Value>
+    ) -> Self {
         Self(short, long, value: value, help: help, field: field) { options, texts in
             for text in texts {
                 guard let parsed = parser.parse(text) else { return (parser.expected, text) }
@@ -56,8 +64,10 @@ package struct OptionDeclaration<Options> {
     }
 
     /// An option that may be given again and again, `--profiles FILE`: every value, in order.
-    package static func repeated(_ long: String, short: Character? = nil, value: String, help: String,
-                                 _ field: WritableKeyPath<Options, [String]>) -> Self {
+    package static func repeated(
+        _ long: String, short: Character? = nil, value: String, help: String,
+        _ field: WritableKeyPath<Options, [String]>
+    ) -> Self {
         Self(short, long, value: value, help: help, field: field) { options, texts in
             options[keyPath: field] = texts
             return nil

@@ -23,7 +23,9 @@ extension ValueParser where Value == Int {
     /// separate digits, so `128,000` can be pasted from a spec sheet, and
     /// `128k`/`2M` mean thousands and millions.
     package static func integer(minimum: Int = 0, maximum: Int = .max) -> Self {
-        let expected = maximum == .max ? "a whole number of at least \(minimum)"
+        let expected =
+            maximum == .max
+            ? "a whole number of at least \(minimum)"
             : "a whole number from \(NumberFormat.grouped(minimum)) to \(NumberFormat.grouped(maximum))"
         return Self(expected: expected) { text in
             let cleaned = text.filter { $0 != "," && $0 != "_" }

@@ -5,8 +5,10 @@ package enum CommandRunner {
     /// Parses `arguments` with `spec` and runs `body` with the options.
     /// `otherErrors` is the status for an error that carries none (tokcount's is
     /// `usage`: every error it can meet before counting is the command line's).
-    package static func run<Options>(_ spec: CommandSpec<Options>, _ arguments: [String], otherErrors: ExitCode = .inputFailed,
-                                     _ body: (Options) async throws -> ExitCode) async -> ExitCode {
+    package static func run<Options>(
+        _ spec: CommandSpec<Options>, _ arguments: [String], otherErrors: ExitCode = .inputFailed,
+        _ body: (Options) async throws -> ExitCode
+    ) async -> ExitCode {
         do {
             switch try spec.parse(arguments) {
             case .information(let text):

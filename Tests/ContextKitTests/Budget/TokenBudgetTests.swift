@@ -79,7 +79,10 @@ struct TokenBudgetTests {
 
     @Test func arithmeticShowsEveryPart() {
         let text = TokenBudget(window: 4096, requestOverhead: 22, instructions: 40, schema: 119, reserve: 512, overlap: 64, isEstimate: true).arithmeticText
-        for part in ["context window", "4,096", "− request overhead", "− instructions", "≈ 40", "− output schema", "− response reserve", "= room for text", "≈ 3,403", "− overlap", "= new text per chunk", "≈ 3,339"] {
+        for part in [
+            "context window", "4,096", "− request overhead", "− instructions", "≈ 40", "− output schema", "− response reserve", "= room for text", "≈ 3,403", "− overlap",
+            "= new text per chunk", "≈ 3,339"
+        ] {
             #expect(text.contains(part), "\(part) missing from\n\(text)")
         }
     }

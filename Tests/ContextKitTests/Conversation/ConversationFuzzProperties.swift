@@ -10,18 +10,20 @@ enum ConversationFuzzProperties {
     /// tools, on cl100k_base), OpenAI's constants and Apple's estimated session.
     static let counters: [ConversationCounter] = {
         let tokenizer = try! Tokenizer.named("cl100k_base")
-        let template = try! ChatTemplate("""
-        {% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\nYou are helpful.<|im_end|>\n' }}{% endif %}\
-        {{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}\
-        {% if tools %}{{ tools | tojson }}{% endif %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}
-        """)
+        let template = try! ChatTemplate(
+            """
+            {% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\nYou are helpful.<|im_end|>\n' }}{% endif %}\
+            {{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}\
+            {% if tools %}{{ tools | tojson }}{% endif %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}
+            """)
         let predictor = PromptPredictor(tokenizer: tokenizer, template: template, bosToken: "<|endoftext|>", eosToken: "<|endoftext|>", addsBOS: true)
         let catalog = try! ProfileCatalog.builtIn()
         return [
-            try! ConversationCounter(profile: ModelProfile(name: "fuzz-template", contextWindow: 4096, tokenizer: .encoding("cl100k_base")),
-                                     tokenizer: tokenizer, framing: .template(predictor)),
+            try! ConversationCounter(
+                profile: ModelProfile(name: "fuzz-template", contextWindow: 4096, tokenizer: .encoding("cl100k_base")),
+                tokenizer: tokenizer, framing: .template(predictor)),
             try! ConversationCounter(profile: try! catalog.profile(named: "gpt-4"), tokenizer: tokenizer),
-            try! ConversationCounter(profile: try! catalog.profile(named: "apple-on-device"), tokenizer: tokenizer),
+            try! ConversationCounter(profile: try! catalog.profile(named: "apple-on-device"), tokenizer: tokenizer)
         ]
     }()
 

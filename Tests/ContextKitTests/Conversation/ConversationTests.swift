@@ -11,15 +11,16 @@ import Testing
     }
 
     @Test func aRequestBodyGivesMessagesAndTools() throws {
-        let c = try Conversation(json: #"""
-        {"model": "x", "messages": [
-          {"role": "system", "content": "Be brief."},
-          {"role": "user", "name": "ann", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]},
-          {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
-          {"role": "tool", "tool_call_id": "c1", "content": "42"},
-          {"role": "developer", "content": "d"}
-        ], "tools": [{"type": "function", "function": {"name": "f", "description": "Does f.", "parameters": {"type": "object", "properties": {}}}}]}
-        """#)
+        let c = try Conversation(
+            json: #"""
+                {"model": "x", "messages": [
+                  {"role": "system", "content": "Be brief."},
+                  {"role": "user", "name": "ann", "content": [{"type": "text", "text": "one"}, {"type": "text", "text": "two"}]},
+                  {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "42"},
+                  {"role": "developer", "content": "d"}
+                ], "tools": [{"type": "function", "function": {"name": "f", "description": "Does f.", "parameters": {"type": "object", "properties": {}}}}]}
+                """#)
         #expect(c.messages.map(\.role) == [.system, .user, .assistant, .tool, .developer])
         #expect(c.messages[1].content == "one\ntwo")
         #expect(c.messages[1].name == "ann")
@@ -57,7 +58,7 @@ import Testing
         (#"[{"role": "user", "content": [{"type": "image_url", "image_url": {}}]}]"#, "only text parts"),
         (#"[{"role": "user", "content": "x", "name": 3}]"#, "\"name\" is a number"),
         (#"{"messages": [], "tools": [{"type": "function", "function": {"name": "f", "parameters": "none"}}]}"#, "JSON Schema object"),
-        (#"{"messages": [], "tools": [{"type": "function"}]}"#, "no function name"),
+        (#"{"messages": [], "tools": [{"type": "function"}]}"#, "no function name")
     ])
     func badConversationsSayWhatIsWrong(text: String, expected: String) {
         let e = Self.error(text)
@@ -66,7 +67,8 @@ import Testing
     }
 
     @Test func theRequestBodyRoundTrips() throws {
-        let text = #"{"messages":[{"role":"user","content":"hi","name":"a"},{"role":"tool","content":"1","tool_call_id":"c"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]}"#
+        let text =
+            #"{"messages":[{"role":"user","content":"hi","name":"a"},{"role":"tool","content":"1","tool_call_id":"c"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]}"#
         let c = try Conversation(json: text)
         #expect(try Conversation(json: c.json) == c)
     }
@@ -84,7 +86,7 @@ import Testing
         ChatMessage(role: .system, content: "Things working well together will increase revenue.", name: "example_assistant"),
         ChatMessage(role: .system, content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage.", name: "example_user"),
         ChatMessage(role: .system, content: "Let's talk later when we're less busy about how to do better.", name: "example_assistant"),
-        ChatMessage(role: .user, content: "This late pivot means we don't have time to boil the ocean for the client deliverable."),
+        ChatMessage(role: .user, content: "This late pivot means we don't have time to boil the ocean for the client deliverable.")
     ])
 
     static func counter(_ model: String) throws -> ConversationCounter {
@@ -109,16 +111,17 @@ import Testing
     /// gpt-4o and 105 on gpt-4 (the tools priced as schema-cost prices them).
     @Test(arguments: [("gpt-4o", 101), ("gpt-4", 105)])
     func theCookbookToolExampleCountsAsPublished(model: String, published: Int) throws {
-        let conversation = try Conversation(json: #"""
-        {"messages": [
-          {"role": "system", "content": "You are a helpful assistant that can answer to questions about the weather."},
-          {"role": "user", "content": "What's the weather like in San Francisco?"}],
-         "tools": [{"type": "function", "function": {"name": "get_current_weather", "description": "Get the current weather in a given location",
-           "parameters": {"type": "object", "properties": {
-             "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
-             "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}},
-           "required": ["location"]}}}]}
-        """#)
+        let conversation = try Conversation(
+            json: #"""
+                {"messages": [
+                  {"role": "system", "content": "You are a helpful assistant that can answer to questions about the weather."},
+                  {"role": "user", "content": "What's the weather like in San Francisco?"}],
+                 "tools": [{"type": "function", "function": {"name": "get_current_weather", "description": "Get the current weather in a given location",
+                   "parameters": {"type": "object", "properties": {
+                     "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                     "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}},
+                   "required": ["location"]}}}]}
+                """#)
         let count = try Self.counter(model).count(conversation)
         #expect(count.total == published)
         #expect(count.tools > 0 && count.messages[0].firstToken == count.tools)
@@ -149,22 +152,24 @@ import Testing
 /// A chat template's rendering, placed message by message.
 @Suite struct TemplatedConversationTests {
     static let chatML = """
-    {% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\nYou are helpful.<|im_end|>\n' }}{% endif %}\
-    {{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}\
-    {% if tools %}{{ '<tools>' + (tools | tojson) + '</tools>\n' }}{% endif %}\
-    {% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}
-    """
+        {% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\nYou are helpful.<|im_end|>\n' }}{% endif %}\
+        {{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}\
+        {% if tools %}{{ '<tools>' + (tools | tojson) + '</tools>\n' }}{% endif %}\
+        {% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}
+        """
 
     static func counter(bos: Bool) throws -> ConversationCounter {
         let tokenizer = try Tokenizer.named("cl100k_base")
         let predictor = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(chatML), bosToken: "<|endoftext|>", eosToken: "<|endoftext|>", addsBOS: bos)
-        return try ConversationCounter(profile: ModelProfile(name: "t", contextWindow: 4096, tokenizer: .encoding("cl100k_base")), tokenizer: tokenizer, framing: .template(predictor))
+        return try ConversationCounter(
+            profile: ModelProfile(name: "t", contextWindow: 4096, tokenizer: .encoding("cl100k_base")), tokenizer: tokenizer, framing: .template(predictor))
     }
 
-    static let conversation = try! Conversation(json: #"""
-    {"messages": [{"role": "user", "content": "Hi 👋 there"}, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Write <|endoftext|> literally."}],
-     "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {}}}}]}
-    """#)
+    static let conversation = try! Conversation(
+        json: #"""
+            {"messages": [{"role": "user", "content": "Hi 👋 there"}, {"role": "assistant", "content": "Hello!"}, {"role": "user", "content": "Write <|endoftext|> literally."}],
+             "tools": [{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object", "properties": {}}}}]}
+            """#)
 
     @Test(arguments: [false, true])
     func messagesToolsAndOverheadAddUpToThePrompt(bos: Bool) throws {
@@ -191,8 +196,10 @@ import Testing
 
     @Test func aTemplateThatRaisesIsAClearError() throws {
         let tokenizer = try Tokenizer.named("cl100k_base")
-        let predictor = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate("{{ raise_exception('roles must alternate') }}"), bosToken: "", eosToken: "", addsBOS: false)
-        let counter = try ConversationCounter(profile: ModelProfile(name: "t", contextWindow: 10, tokenizer: .encoding("cl100k_base")), tokenizer: tokenizer, framing: .template(predictor))
+        let predictor = PromptPredictor(
+            tokenizer: tokenizer, template: try ChatTemplate("{{ raise_exception('roles must alternate') }}"), bosToken: "", eosToken: "", addsBOS: false)
+        let counter = try ConversationCounter(
+            profile: ModelProfile(name: "t", contextWindow: 10, tokenizer: .encoding("cl100k_base")), tokenizer: tokenizer, framing: .template(predictor))
         #expect(throws: ConversationError.self) { try counter.count(Conversation(messages: [ChatMessage(role: .user, content: "x")])) }
         do { _ = try counter.count(Conversation(messages: [ChatMessage(role: .user, content: "x")])) } catch {
             #expect("\(error)".contains("roles must alternate"))

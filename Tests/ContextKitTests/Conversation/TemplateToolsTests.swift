@@ -16,8 +16,9 @@ import Testing
         let tokenizer = try Tokenizer.named("cl100k_base")
         let source = try String(contentsOf: Self.folder.appendingPathComponent("tools-chatml.jinja"), encoding: .utf8)
         let predictor = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(source), bosToken: "", eosToken: "", addsBOS: false)
-        let counter = try ConversationCounter(profile: ModelProfile(name: "tools", contextWindow: 4096, tokenizer: .encoding("cl100k_base")),
-                                              tokenizer: tokenizer, framing: .template(predictor))
+        let counter = try ConversationCounter(
+            profile: ModelProfile(name: "tools", contextWindow: 4096, tokenizer: .encoding("cl100k_base")),
+            tokenizer: tokenizer, framing: .template(predictor))
         let expected = try JSONDecoder().decode([Case].self, from: Data(contentsOf: Self.folder.appendingPathComponent("expected.json")))
         let inputs = try JSONParser.parse([UInt8](Data(contentsOf: Self.folder.appendingPathComponent("conversations.json")))).elements ?? []
         #expect(inputs.count == expected.count && expected.count >= 5)

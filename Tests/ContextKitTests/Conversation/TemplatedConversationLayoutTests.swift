@@ -20,14 +20,17 @@ import Testing
             return PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(source), bosToken: "<|endoftext|>", eosToken: "<|endoftext|>", addsBOS: false)
         }
         let config = try JSONParser.parse([UInt8](Data(contentsOf: TestRepository.fixtures.appendingPathComponent("hf-chat-model/tokenizer_config.json"))))
-        let smol = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(try #require(config["chat_template"]?.stringValue)),
-                                   bosToken: "<|endoftext|>", eosToken: "<|endoftext|>", addsBOS: true)
-        return [("gguf:qwen2", qwen2, false), ("hf-chat-model", smol, false),
-                ("chatml-default-system", try predictor("chat-templates/templates/chatml-default-system.jinja"), false),
-                ("header-blocks", try predictor("chat-templates/templates/header-blocks.jinja"), false),
-                ("namespace-and-filters", try predictor("chat-templates/templates/namespace-and-filters.jinja"), false),
-                ("alternating-inst", try predictor("chat-templates/templates/alternating-inst.jinja"), true),
-                ("tools-chatml", try predictor("conversations/tools-chatml.jinja"), false)]
+        let smol = PromptPredictor(
+            tokenizer: tokenizer, template: try ChatTemplate(try #require(config["chat_template"]?.stringValue)),
+            bosToken: "<|endoftext|>", eosToken: "<|endoftext|>", addsBOS: true)
+        return [
+            ("gguf:qwen2", qwen2, false), ("hf-chat-model", smol, false),
+            ("chatml-default-system", try predictor("chat-templates/templates/chatml-default-system.jinja"), false),
+            ("header-blocks", try predictor("chat-templates/templates/header-blocks.jinja"), false),
+            ("namespace-and-filters", try predictor("chat-templates/templates/namespace-and-filters.jinja"), false),
+            ("alternating-inst", try predictor("chat-templates/templates/alternating-inst.jinja"), true),
+            ("tools-chatml", try predictor("conversations/tools-chatml.jinja"), false)
+        ]
     }
 
     /// `count` messages after a system prompt: user turns, assistant replies
@@ -102,7 +105,8 @@ import Testing
     static func counter(_ source: String) throws -> ConversationCounter {
         let tokenizer = try Tokenizer.named("cl100k_base")
         let predictor = PromptPredictor(tokenizer: tokenizer, template: try ChatTemplate(source), bosToken: "", eosToken: "", addsBOS: false)
-        return try ConversationCounter(profile: ModelProfile(name: "t", contextWindow: 1 << 20, tokenizer: .encoding("cl100k_base")), tokenizer: tokenizer, framing: .template(predictor))
+        return try ConversationCounter(
+            profile: ModelProfile(name: "t", contextWindow: 1 << 20, tokenizer: .encoding("cl100k_base")), tokenizer: tokenizer, framing: .template(predictor))
     }
 
     @Test func aTemplateThatLooksAheadCountsWhatEachMessageAdds() throws {

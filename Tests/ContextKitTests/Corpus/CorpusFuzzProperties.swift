@@ -9,8 +9,9 @@ import Foundation
 enum CorpusFuzzProperties {
     static let counter: RecordCounter = {
         let tokenizer = try! Tokenizer.named("cl100k_base")
-        return RecordCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, budget: TokenBudget(window: 64),
-                             text: .field(RecordFieldPath("text")!), id: RecordFieldPath("id"))
+        return RecordCounter(
+            tokenizer: tokenizer, special: .plainText, estimate: nil, budget: TokenBudget(window: 64),
+            text: .field(RecordFieldPath("text")!), id: RecordFieldPath("id"))
     }()
 
     /// Serves bytes in reads of a fixed small size, so lines straddle blocks.

@@ -95,8 +95,12 @@ final class MemorySource: ByteSource {
         #expect(try buffer.withUnsafeMutableBytes { try source.read(into: $0) } == 4_000)
         #expect(truncate(url.path, 6_000) == 0)
         #expect(try buffer.withUnsafeMutableBytes { try source.read(into: $0) } == 2_000)
-        #expect(throws: InputError(path: url.path, reason: "the file shrank to 6,000 bytes while it was being counted (it had 10,000 bytes when opened); "
-                                   + "count it again once nothing is writing to it")) {
+        #expect(
+            throws: InputError(
+                path: url.path,
+                reason: "the file shrank to 6,000 bytes while it was being counted (it had 10,000 bytes when opened); "
+                    + "count it again once nothing is writing to it")
+        ) {
             try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
         }
     }
@@ -137,11 +141,13 @@ final class MemorySource: ByteSource {
         }
         let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2, blockSize: 64 << 10)
         var outcomes: [Int: StreamOutcome] = [:]
-        counter.run(paths.enumerated().map { i, path in
-            StreamCounter.Input(limit: nil, refuseBinary: true, sizeHint: i == 1 ? big.count : nil) {
-                i == 1 ? try Truncating(path: path, sizes: [0: 1 << 20, 1: 100_000]) as ByteSource : try FileByteSource(path: path)
+        counter.run(
+            paths.enumerated().map { i, path in
+                StreamCounter.Input(limit: nil, refuseBinary: true, sizeHint: i == 1 ? big.count : nil) {
+                    i == 1 ? try Truncating(path: path, sizes: [0: 1 << 20, 1: 100_000]) as ByteSource : try FileByteSource(path: path)
+                }
             }
-        }) { i, outcome in outcomes[i] = outcome }
+        ) { i, outcome in outcomes[i] = outcome }
         guard case .counted(let before) = outcomes[0], case .counted(let after) = outcomes[2] else {
             Issue.record("a.txt and b.txt not both counted: \(outcomes)")
             return
@@ -175,7 +181,7 @@ final class MemorySource: ByteSource {
         var results: [String] = []
         counter.run([
             .init(limit: nil, refuseBinary: true) { binary },
-            .init(limit: nil, refuseBinary: true) { MemorySource(Array("one two".utf8)) },
+            .init(limit: nil, refuseBinary: true) { MemorySource(Array("one two".utf8)) }
         ]) { _, outcome in
             switch outcome {
             case .counted(let c): results.append("\(c.proxyTokens)")
@@ -194,7 +200,7 @@ final class MemorySource: ByteSource {
         counter.run([
             .init(limit: nil, refuseBinary: true) { MemorySource(Array("one two".utf8)) },
             .init(limit: nil, refuseBinary: true) { try FileByteSource(path: "/nonexistent/file") },
-            .init(limit: nil, refuseBinary: true) { MemorySource(Array("three".utf8)) },
+            .init(limit: nil, refuseBinary: true) { MemorySource(Array("three".utf8)) }
         ]) { _, outcome in
             switch outcome {
             case .counted(let c): results.append("\(c.proxyTokens)")
@@ -217,16 +223,18 @@ final class MemorySource: ByteSource {
         var texts = (0..<(StreamCounter.batchInputs * 2 + 7)).map { fuzz.text(fragments: $0 % 40) }
         texts[5] = []
         texts[9][texts[9].count / 2] = 0
-        texts[70] = fuzz.text(fragments: 2_000)   // larger than its size hint says, read in several blocks
+        texts[70] = fuzz.text(fragments: 2_000)  // larger than its size hint says, read in several blocks
         let limit = 60
         let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: threads, blockSize: 256)
         var outcomes: [(Int, StreamOutcome)] = []
-        counter.run(texts.enumerated().map { i, text in
-            StreamCounter.Input(limit: limit, refuseBinary: true, sizeHint: i == 70 ? 100 : text.count) { () throws -> ByteSource in
-                if i == 12 { return try FileByteSource(path: "/nonexistent/file") }
-                return MemorySource(text)
+        counter.run(
+            texts.enumerated().map { i, text in
+                StreamCounter.Input(limit: limit, refuseBinary: true, sizeHint: i == 70 ? 100 : text.count) { () throws -> ByteSource in
+                    if i == 12 { return try FileByteSource(path: "/nonexistent/file") }
+                    return MemorySource(text)
+                }
             }
-        }) { i, outcome in outcomes.append((i, outcome)) }
+        ) { i, outcome in outcomes.append((i, outcome)) }
         #expect(outcomes.map(\.0) == Array(0..<texts.count))
         for (i, outcome) in outcomes {
             switch (i, outcome) {

@@ -25,10 +25,10 @@ struct BoundaryFinderTests {
     @Test func sentencesEndBeforeTheSpace() {
         let text = "It left. But the tide turned! \"Late?\" she asked. Then e.g. this one."
         #expect(level(at: " But", in: text) == .sentence)
-        #expect(level(at: " she", in: text) == .word)      // dialogue continues in lowercase
+        #expect(level(at: " she", in: text) == .word)  // dialogue continues in lowercase
         #expect(level(at: " Then", in: text) == .sentence)
         #expect(level(at: " this", in: text) == .word)
-        #expect(level(at: "But", in: text) == .grapheme)   // after the space: only a character boundary
+        #expect(level(at: "But", in: text) == .grapheme)  // after the space: only a character boundary
     }
 
     @Test func fullWidthTerminatorsNeedNoSpace() {

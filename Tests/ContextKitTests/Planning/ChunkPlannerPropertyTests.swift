@@ -24,8 +24,9 @@ struct ChunkPlannerPropertyTests {
             #expect(chunk.tokens == tokens, "\(label): chunk \(chunk.index) count")
             #expect(chunk.tokens <= budget.room, "\(label): chunk \(chunk.index) over budget")
             #expect(chunk.newTextStart == expectedStart, "\(label): chunk \(chunk.index) does not continue the previous one")
-            #expect(graphemes.contains(chunk.bytes.lowerBound) && graphemes.contains(chunk.bytes.upperBound),
-                    "\(label): chunk \(chunk.index) cut inside a grapheme cluster")
+            #expect(
+                graphemes.contains(chunk.bytes.lowerBound) && graphemes.contains(chunk.bytes.upperBound),
+                "\(label): chunk \(chunk.index) cut inside a grapheme cluster")
             if budget.overlap == 0 { #expect(chunk.bytes.lowerBound == chunk.newTextStart) }
             expectedStart = chunk.bytes.upperBound
         }

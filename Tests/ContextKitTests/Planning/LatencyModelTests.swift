@@ -26,8 +26,9 @@ struct LatencyModelTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ["XDG_STATE_HOME": directory.path]
         #expect(LatencyModel.load(profile: "llama-local", environment: environment) == .fieldNotes)
-        let measured = LatencyModel.measured(backend: "llama-server", coldFirstToken: 0.9, warmFirstTokens: [0.2, 0.3],
-                                             outputCharacters: 5000, outputSeconds: 10)
+        let measured = LatencyModel.measured(
+            backend: "llama-server", coldFirstToken: 0.9, warmFirstTokens: [0.2, 0.3],
+            outputCharacters: 5000, outputSeconds: 10)
         try measured.save(to: try #require(LatencyModel.measuredPath(profile: "llama-local", environment: environment)))
         let loaded = LatencyModel.load(profile: "llama-local", environment: environment)
         #expect(loaded == measured && loaded.measured && loaded.outputCharactersPerSecond == 500 && loaded.warmFirstToken == 0.25)

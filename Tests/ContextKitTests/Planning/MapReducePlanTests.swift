@@ -3,7 +3,9 @@ import Testing
 
 struct MapReducePlanTests {
     func chunkPlan(chunks: Int, tokens: Int = 900, budget: TokenBudget) -> ChunkPlan {
-        let list = (0..<chunks).map { Chunk(index: $0, bytes: ($0 * 10)..<($0 * 10 + 10), characters: 0..<0, newTextStart: $0 * 10, tokens: tokens, proxyTokens: tokens, endLevel: .paragraph) }
+        let list = (0..<chunks).map {
+            Chunk(index: $0, bytes: ($0 * 10)..<($0 * 10 + 10), characters: 0..<0, newTextStart: $0 * 10, tokens: tokens, proxyTokens: tokens, endLevel: .paragraph)
+        }
         return ChunkPlan(budget: budget, chunks: list, textBytes: chunks * 10, textCharacters: chunks * 10, textTokens: chunks * tokens, textProxyTokens: chunks * tokens)
     }
 

@@ -20,7 +20,7 @@ struct PlanningTexts {
         ["ngọn", "hải", "đăng", "ánh", "sáng"],
         ["e\u{0301}te\u{0301}", "n\u{0303}o", "a\u{0308}\u{0304}"],
         ["👨‍👩‍👧‍👦", "🇫🇷🇯🇵", "👍🏽", "❤️", "🏳️‍🌈", "1️⃣"],
-        ["Pneumonoultramicroscopicsilicovolcanoconiosis" + String(repeating: "x", count: 60)],
+        ["Pneumonoultramicroscopicsilicovolcanoconiosis" + String(repeating: "x", count: 60)]
     ]
     static let terminators = [". ", "! ", "? ", "… ", "。", "！", "？", "। ", "؟ ", ".\" ", "?» "]
 
@@ -39,7 +39,9 @@ struct PlanningTexts {
 
     mutating func sentence() -> String {
         let script = Self.words[below(Self.words.count)]
-        let spaced = !(script.first?.unicodeScalars.first.map { (0x0E00...0x0E7F).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) || (0x3040...0x30FF).contains($0.value) } ?? false)
+        let spaced =
+            !(script.first?.unicodeScalars.first.map { (0x0E00...0x0E7F).contains($0.value) || (0x4E00...0x9FFF).contains($0.value) || (0x3040...0x30FF).contains($0.value) }
+            ?? false)
         var out = ""
         for k in 0..<(1 + below(14)) {
             if k > 0 && spaced { out += below(9) == 0 ? "  " : (below(15) == 0 ? "\t" : " ") }

@@ -28,8 +28,9 @@ import Testing
         for name in ["config.json", "tokenizer_config.json"] {
             try FileManager.default.copyItem(at: profiles.appendingPathComponent("qwen3-chat/\(name)"), to: folder.appendingPathComponent(name))
         }
-        try FileManager.default.copyItem(at: TestRepository.huggingFace.appendingPathComponent("qwen3.tokenizer.json"),
-                                         to: folder.appendingPathComponent("tokenizer.json"))
+        try FileManager.default.copyItem(
+            at: TestRepository.huggingFace.appendingPathComponent("qwen3.tokenizer.json"),
+            to: folder.appendingPathComponent("tokenizer.json"))
         return folder
     }
 
@@ -41,8 +42,11 @@ import Testing
             #expect(profile.contextWindow == expected.contextWindow)
             #expect(profile.overheads == .init(perRequest: expected.perRequest, perMessage: expected.perMessage))
             #expect(profile.tokenizer == .file(Self.miniLM.appendingPathComponent("tokenizer.json").path))
-            #expect(profile.provenance == ["window from config.json max_position_embeddings",
-                                           "overheads 2: no chat template; the post-processor adds [CLS] … [SEP] around each input"])
+            #expect(
+                profile.provenance == [
+                    "window from config.json max_position_embeddings",
+                    "overheads 2: no chat template; the post-processor adds [CLS] … [SEP] around each input"
+                ])
         }
     }
 
@@ -68,7 +72,11 @@ import Testing
         let dir = try TempDir()
         defer { withExtendedLifetime(dir) {} }
         let path = try dir.write("tokenizer.json", try String(contentsOf: Self.miniLM.appendingPathComponent("tokenizer.json"), encoding: .utf8))
-        #expect(throws: ProfileError.modelFile(path: path, reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")) {
+        #expect(
+            throws: ProfileError.modelFile(
+                path: path,
+                reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")
+        ) {
             try ProfileCatalog.builtIn().profile(named: path)
         }
     }
@@ -78,7 +86,11 @@ import Testing
         defer { withExtendedLifetime(dir) {} }
         _ = try dir.write("tokenizer.json", try String(contentsOf: Self.miniLM.appendingPathComponent("tokenizer.json"), encoding: .utf8))
         _ = try dir.write("tokenizer_config.json", #"{"model_max_length": 1000000000000000019884624838656}"#)
-        #expect(throws: ProfileError.modelFile(path: dir.url.path, reason: "neither config.json (max_position_embeddings) nor tokenizer_config.json (model_max_length) gives a context window; give it with --window N")) {
+        #expect(
+            throws: ProfileError.modelFile(
+                path: dir.url.path,
+                reason: "neither config.json (max_position_embeddings) nor tokenizer_config.json (model_max_length) gives a context window; give it with --window N")
+        ) {
             try ModelProfile(huggingFace: dir.url)
         }
     }

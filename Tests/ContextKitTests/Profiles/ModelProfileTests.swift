@@ -9,7 +9,7 @@ import Testing
         let expected: [(String, Int, TokenizerSpec)] = [
             ("apple-on-device", 4_096, .encoding("cl100k_base")), ("gpt-4o", 128_000, .encoding("o200k_base")),
             ("gpt-4", 8_192, .encoding("cl100k_base")), ("gpt-3.5-turbo", 16_385, .encoding("cl100k_base")),
-            ("gpt-4o-mini", 128_000, .encoding("o200k_base")), ("gpt-4.1", 1_047_576, .encoding("o200k_base")),
+            ("gpt-4o-mini", 128_000, .encoding("o200k_base")), ("gpt-4.1", 1_047_576, .encoding("o200k_base"))
         ]
         for (name, window, tokenizer) in expected {
             let p = try catalog.profile(named: name)
@@ -38,12 +38,14 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("profiles.json")
-        try Data("""
-        {"default": "mine", "profiles": [
-          {"name": "mine", "contextWindow": 2048, "tokenizer": {"file": "vocab.tiktoken"}},
-          {"name": "gpt-4", "contextWindow": 9000, "tokenizer": {"encoding": "cl100k_base"}}
-        ]}
-        """.utf8).write(to: file)
+        try Data(
+            """
+            {"default": "mine", "profiles": [
+              {"name": "mine", "contextWindow": 2048, "tokenizer": {"file": "vocab.tiktoken"}},
+              {"name": "gpt-4", "contextWindow": 9000, "tokenizer": {"encoding": "cl100k_base"}}
+            ]}
+            """.utf8
+        ).write(to: file)
         var catalog = try ProfileCatalog.builtIn()
         try catalog.merge(contentsOf: file)
         #expect(catalog.defaultName == "mine")

@@ -35,8 +35,11 @@ struct OpenAIModelProfileTests {
     @Test func datedAndFineTunedNamesTakeTheirModelsProfile() throws {
         let dated = try catalog.profile(named: "gpt-4o-mini-2024-07-18")
         #expect(dated.name == "gpt-4o-mini-2024-07-18" && dated.contextWindow == 128_000 && dated.overheads.perMessage == 3)
-        #expect(dated.provenance == ["window and overheads of the profile gpt-4o-mini (gpt-4o-mini-2024-07-18 is a dated snapshot of it)",
-                                     "encoding o200k_base from tiktoken's model table"])
+        #expect(
+            dated.provenance == [
+                "window and overheads of the profile gpt-4o-mini (gpt-4o-mini-2024-07-18 is a dated snapshot of it)",
+                "encoding o200k_base from tiktoken's model table"
+            ])
         #expect(try catalog.profile(named: "gpt-4-0613").contextWindow == 8192)
         #expect(try catalog.profile(named: "gpt-3.5-turbo-0613").contextWindow == 4096, "a snapshot with its own profile")
         #expect(try catalog.profile(named: "gpt-5-2025-08-07").contextWindow == 400_000)

@@ -30,7 +30,7 @@ import ContextKitJSON
     @Test func summaryCompactJSONIs90Cl100kTokens() throws {
         let report = SchemaCost(settings: try Self.appleSettings()).report(for: try summary())
         #expect(report.schemaText.hasPrefix(#"{"title":"Summary","type":"object","description":"A short summary of a piece of text","properties":{"#))
-        #expect(!report.schemaText.contains(" "+"\"") && !report.schemaText.contains("\n"))
+        #expect(!report.schemaText.contains(" " + "\"") && !report.schemaText.contains("\n"))
         #expect(report.rawSchemaTokens == 90)
     }
 
@@ -99,24 +99,25 @@ import ContextKitJSON
     @Test func propertiesNamedDescriptionSurviveTheNoDescriptionWhatIf() {
         let schema = OrderedJSON.object([
             JSONMember("description", .string("drop me")),
-            JSONMember("properties", .object([JSONMember("description", .object([JSONMember("type", .string("string")), JSONMember("description", .string("drop"))]))])),
+            JSONMember("properties", .object([JSONMember("description", .object([JSONMember("type", .string("string")), JSONMember("description", .string("drop"))]))]))
         ])
-        #expect(SchemaFieldSite.strippingDescriptions(schema)
-            == .object([JSONMember("properties", .object([JSONMember("description", .object([JSONMember("type", .string("string"))]))]))]))
+        #expect(
+            SchemaFieldSite.strippingDescriptions(schema)
+                == .object([JSONMember("properties", .object([JSONMember("description", .object([JSONMember("type", .string("string"))]))]))]))
     }
 
     @Test func nestedDefinitionsGetTheirOwnRows() throws {
         let source = """
-        @Generable struct Trip {
-            @Guide(description: "Where to")
-            var stops: [Stop]
-        }
-        @Generable(description: "A place on the way")
-        struct Stop {
-            @Guide(description: "The place's name")
-            var name: String
-        }
-        """
+            @Generable struct Trip {
+                @Guide(description: "Where to")
+                var stops: [Stop]
+            }
+            @Generable(description: "A place on the way")
+            struct Stop {
+                @Guide(description: "The place's name")
+                var name: String
+            }
+            """
         let report = SchemaCost(settings: try Self.appleSettings()).report(for: try SchemaDocument.load(source, fileName: "Trip.swift"))
         #expect(Set(report.fields.map(\.path)) == ["stops", "Stop", "Stop.name"])
     }
@@ -138,7 +139,7 @@ import ContextKitJSON
     private func cookbookMessageTokens(_ tokenizer: Tokenizer) -> Int {
         let messages = [
             ["role": "system", "content": "You are a helpful assistant that can answer to questions about the weather."],
-            ["role": "user", "content": "What's the weather like in San Francisco?"],
+            ["role": "user", "content": "What's the weather like in San Francisco?"]
         ]
         return messages.reduce(3) { total, message in
             total + 3 + tokenizer.count(message["role"]!) + tokenizer.count(message["content"]!)
@@ -166,7 +167,8 @@ import ContextKitJSON
     }
 
     @Test func nestedToolParametersAreFlaggedAsALowerBound() throws {
-        let text = #"[{"type":"function","function":{"name":"f","description":"d","parameters":{"type":"object","properties":{"p":{"type":"object","description":"x","properties":{"q":{"type":"string"}}}}}}}]"#
+        let text =
+            #"[{"type":"function","function":{"name":"f","description":"d","parameters":{"type":"object","properties":{"p":{"type":"object","description":"x","properties":{"q":{"type":"string"}}}}}}}]"#
         let report = SchemaCost(settings: try Self.openAISettings("o200k_base", .gpt4o)).report(for: try SchemaDocument.load(text))
         #expect(report.notes.contains { $0.contains("lower bound") })
     }

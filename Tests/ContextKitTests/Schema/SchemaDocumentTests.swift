@@ -105,7 +105,7 @@ import ContextKitJSON
         let errors: [SchemaError] = [
             .invalidJSON(JSONParseError(line: 1, column: 2, byteOffset: 1, reason: "r")), .danglingReference(reference: "#/a", at: "#"),
             .cyclicReference(chain: ["#/a", "#/a"]), .externalReference(reference: "x", at: "#"), .notASchema(reason: "the tool list is empty"),
-            .noGenerableType, .unknownType(name: "X", known: ["A"]),
+            .noGenerableType, .unknownType(name: "X", known: ["A"])
         ]
         for error in errors {
             #expect(error.description.count > 35)

@@ -14,7 +14,7 @@ import ContextKitJSON
         (#"{"type":"object","properties":{"a":"string"}}"#, "#/properties/a must be a schema object"),
         (#"{"anyOf":[]}"#, "#/anyOf must be a non-empty array"),
         (#"{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object","required":"a"}}}"#, "#/json_schema/schema/required"),
-        (#"[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"strin"}}}}}]"#, "tool f: #/parameters/properties/a/type"),
+        (#"[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{"a":{"type":"strin"}}}}}]"#, "tool f: #/parameters/properties/a/type")
     ])
     func whatIsNotASchemaIsRefusedWithWhere(json: String, message: String) {
         #expect {

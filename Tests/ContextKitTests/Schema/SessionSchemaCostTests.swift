@@ -8,28 +8,28 @@ import ContextKitJSON
 @Suite struct SessionSchemaCostTests {
     /// examples/weather-tools.json's tool, written as an app would in Swift.
     static let weatherSwift = """
-    struct CurrentWeather: Tool {
-        let name = "get_current_weather"
-        let description = "Get the current weather in a given location"
-        @Generable struct Arguments {
-            @Guide(description: "The city and state, e.g. San Francisco, CA")
-            var location: String
-            @Guide(description: "The unit of temperature to return", .anyOf(["celsius", "fahrenheit"]))
-            var unit: String?
+        struct CurrentWeather: Tool {
+            let name = "get_current_weather"
+            let description = "Get the current weather in a given location"
+            @Generable struct Arguments {
+                @Guide(description: "The city and state, e.g. San Francisco, CA")
+                var location: String
+                @Guide(description: "The unit of temperature to return", .anyOf(["celsius", "fahrenheit"]))
+                var unit: String?
+            }
+            func call(arguments: Arguments) async throws -> String { "" }
         }
-        func call(arguments: Arguments) async throws -> String { "" }
-    }
-    """
+        """
 
     /// The same tool as one JSON Schema with its name and description beside the keywords.
     static let weatherSchema = """
-    {"name": "get_current_weather", "description": "Get the current weather in a given location",
-     "type": "object",
-     "properties": {
-       "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
-       "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}},
-     "required": ["location"]}
-    """
+        {"name": "get_current_weather", "description": "Get the current weather in a given location",
+         "type": "object",
+         "properties": {
+           "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+           "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}},
+         "required": ["location"]}
+        """
 
     private func tools(_ text: String, _ fileName: String) throws -> SchemaDocument {
         try SchemaDocument.load(text, fileName: fileName)
@@ -68,14 +68,15 @@ import ContextKitJSON
 
     @Test func severalToolsAndAResponseSchemaAddUpAndEachToolIsWhatDroppingItSaves() throws {
         let settings = try SchemaCostTests.appleSettings()
-        let swift = try SchemaDocument.loadAll(Self.weatherSwift + """
+        let swift = try SchemaDocument.loadAll(
+            Self.weatherSwift + """
 
-        struct GetTime: Tool {
-            let name = "getTime"
-            let description = "The time now"
-            @Generable struct Arguments { var zone: String }
-        }
-        """, fileName: "Tools.swift")
+                struct GetTime: Tool {
+                    let name = "getTime"
+                    let description = "The time now"
+                    @Generable struct Arguments { var zone: String }
+                }
+                """, fileName: "Tools.swift")
         let summary = try SchemaDocument.load(try SchemaFixtures.example("Summary.swift"), fileName: "Summary.swift")
         let session = SchemaCost(settings: settings).session([("Tools.swift", swift[0]), ("Summary.swift", summary)])
         #expect(session.tools.map(\.name) == ["get_current_weather", "getTime"])
@@ -105,8 +106,9 @@ import ContextKitJSON
         let summary = try SchemaFixtures.example("Summary.swift")
         let weather = try SchemaFixtures.example("tools/WeatherTool.swift")
         let instructions = "You answer questions about the weather."
-        let (budget, cost) = try TokenBudget.session(profile: apple, instructions: instructions,
-                                                     files: [("WeatherTool.swift", weather), ("Summary.swift", summary)])
+        let (budget, cost) = try TokenBudget.session(
+            profile: apple, instructions: instructions,
+            files: [("WeatherTool.swift", weather), ("Summary.swift", summary)])
         #expect(cost.tools.map(\.name) == ["getWeather"])
         #expect(cost.responseSchema?.name == "Summary")
         #expect(budget.tools == cost.toolsTokens && budget.schema == cost.responseSchemaTokens)

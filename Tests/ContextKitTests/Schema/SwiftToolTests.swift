@@ -19,21 +19,21 @@ import ContextKitJSON
     }
 
     static let weather = """
-    import FoundationModels
+        import FoundationModels
 
-    struct GetWeatherTool: Tool {
-        let name = "getWeather"
-        let description = "Get the current weather for a city"
+        struct GetWeatherTool: Tool {
+            let name = "getWeather"
+            let description = "Get the current weather for a city"
 
-        @Generable
-        struct Arguments {
-            @Guide(description: "The city, e.g. Lisbon")
-            var city: String
+            @Generable
+            struct Arguments {
+                @Guide(description: "The city, e.g. Lisbon")
+                var city: String
+            }
+
+            func call(arguments: Arguments) async throws -> String { "sunny in \\(arguments.city)" }
         }
-
-        func call(arguments: Arguments) async throws -> String { "sunny in \\(arguments.city)" }
-    }
-    """
+        """
 
     @Test func aToolWithALiteralNameIsPricedWithItsNameDescriptionAndArguments() throws {
         let all = try documents(Self.weather)
@@ -59,12 +59,12 @@ import ContextKitJSON
 
     @Test func aToolWithoutANameIsSentWithItsTypeName() throws {
         let source = """
-        struct FindContacts: FoundationModels.Tool {
-            var description: String { "Find contacts" }
-            @Generable struct Arguments { var letter: String }
-            func call(arguments: Arguments) async throws -> String { "" }
-        }
-        """
+            struct FindContacts: FoundationModels.Tool {
+                var description: String { "Find contacts" }
+                @Generable struct Arguments { var letter: String }
+                func call(arguments: Arguments) async throws -> String { "" }
+            }
+            """
         let tools = try documents(source)[0]
         #expect(tools.entries.map(\.name) == ["FindContacts"])
         #expect(tools.entries[0].description == "Find contacts")
@@ -73,18 +73,18 @@ import ContextKitJSON
 
     @Test func nestedGenerableArgumentsLandUnderDefs() throws {
         let source = """
-        struct Plan: Tool {
-            let name = "plan"
-            let description = "Plan a trip"
-            @Generable struct Arguments {
-                var stops: [Stop]
+            struct Plan: Tool {
+                let name = "plan"
+                let description = "Plan a trip"
+                @Generable struct Arguments {
+                    var stops: [Stop]
+                }
+                @Generable struct Stop {
+                    @Guide(description: "Where") var place: String
+                }
+                func call(arguments: Arguments) async throws -> String { "" }
             }
-            @Generable struct Stop {
-                @Guide(description: "Where") var place: String
-            }
-            func call(arguments: Arguments) async throws -> String { "" }
-        }
-        """
+            """
         let schema = try documents(source)[0].entries[0].schema
         #expect(schema["properties"]?["stops"]?["items"]?["$ref"] == .string("#/$defs/Stop"))
         #expect(schema["$defs"]?["Stop"]?["properties"]?["place"]?["description"] == .string("Where"))
@@ -92,16 +92,16 @@ import ContextKitJSON
 
     @Test func anyOfAndArrayCountsAreInTheArgumentsSchema() throws {
         let source = """
-        struct Tagger: Tool {
-            let name = "tag"
-            let description = "Tag a note"
-            @Generable struct Arguments {
-                @Guide(description: "Tone", .anyOf(["calm", "urgent"])) var tone: String
-                @Guide(.count(2...4)) var tags: [String]
+            struct Tagger: Tool {
+                let name = "tag"
+                let description = "Tag a note"
+                @Generable struct Arguments {
+                    @Guide(description: "Tone", .anyOf(["calm", "urgent"])) var tone: String
+                    @Guide(.count(2...4)) var tags: [String]
+                }
+                func call(arguments: Arguments) async throws -> String { "" }
             }
-            func call(arguments: Arguments) async throws -> String { "" }
-        }
-        """
+            """
         let schema = try documents(source)[0].entries[0].schema
         #expect(schema["properties"]?["tone"]?["enum"] == .array([.string("calm"), .string("urgent")]))
         #expect(schema["properties"]?["tags"]?["minItems"] == .number("2"))
@@ -109,17 +109,18 @@ import ContextKitJSON
     }
 
     @Test func severalToolsInOneFileEachKeepTheirOwnArguments() throws {
-        let source = Self.weather + """
+        let source =
+            Self.weather + """
 
-        struct GetTimeTool: Tool {
-            let name = "getTime"
-            let description = "Get the time in a time zone"
-            @Generable struct Arguments { var zone: String }
-            func call(arguments: Arguments) async throws -> String { "" }
-        }
+                struct GetTimeTool: Tool {
+                    let name = "getTime"
+                    let description = "Get the time in a time zone"
+                    @Generable struct Arguments { var zone: String }
+                    func call(arguments: Arguments) async throws -> String { "" }
+                }
 
-        @Generable struct Answer { var text: String }
-        """
+                @Generable struct Answer { var text: String }
+                """
         let all = try documents(source)
         #expect(all.count == 2, "the tools, then the response schema")
         #expect(all[0].entries.map(\.name) == ["getWeather", "getTime"])
@@ -131,14 +132,14 @@ import ContextKitJSON
 
     @Test func aTypealiasedFileLevelArgumentsTypeIsNotAlsoTheResponseSchema() throws {
         let source = """
-        @Generable struct SearchArguments { var query: String }
-        struct Search: Tool {
-            let name = "search"
-            let description = "Search notes"
-            typealias Arguments = SearchArguments
-            func call(arguments: SearchArguments) async throws -> String { "" }
-        }
-        """
+            @Generable struct SearchArguments { var query: String }
+            struct Search: Tool {
+                let name = "search"
+                let description = "Search notes"
+                typealias Arguments = SearchArguments
+                func call(arguments: SearchArguments) async throws -> String { "" }
+            }
+            """
         let all = try documents(source)
         #expect(all.count == 1)
         #expect(all[0].entries[0].schema["title"] == .string("SearchArguments"))
@@ -147,13 +148,14 @@ import ContextKitJSON
     // MARK: Refused, with where
 
     @Test func aNameThatIsNotALiteralIsRefusedWithItsLineAndColumn() {
-        let error = refusal("""
-        struct T: Tool {
-            let name = Self.toolName
-            let description = "d"
-            @Generable struct Arguments { var a: String }
-        }
-        """)
+        let error = refusal(
+            """
+            struct T: Tool {
+                let name = Self.toolName
+                let description = "d"
+                @Generable struct Arguments { var a: String }
+            }
+            """)
         guard case let .invalidTool(tool, line, column, problem, _)? = error else {
             Issue.record("expected invalidTool, got \(String(describing: error))")
             return
@@ -163,24 +165,26 @@ import ContextKitJSON
     }
 
     @Test func anInterpolatedOrInitialisedDescriptionIsRefused() {
-        let interpolated = refusal("""
-        struct T: Tool {
-            let description = "for \\(user)"
-            @Generable struct Arguments { var a: String }
-        }
-        """)
+        let interpolated = refusal(
+            """
+            struct T: Tool {
+                let description = "for \\(user)"
+                @Generable struct Arguments { var a: String }
+            }
+            """)
         guard case let .invalidTool(_, line, column, problem, _)? = interpolated else {
             Issue.record("expected invalidTool, got \(String(describing: interpolated))")
             return
         }
         #expect(line == 2 && column == 23 && problem.contains("`description` is not a string literal"))
 
-        let initialised = refusal("""
-        struct T: Tool {
-            let description: String
-            @Generable struct Arguments { var a: String }
-        }
-        """)
+        let initialised = refusal(
+            """
+            struct T: Tool {
+                let description: String
+                @Generable struct Arguments { var a: String }
+            }
+            """)
         guard case let .invalidTool(_, line2, _, problem2, _)? = initialised else {
             Issue.record("expected invalidTool, got \(String(describing: initialised))")
             return
@@ -189,12 +193,13 @@ import ContextKitJSON
     }
 
     @Test func argumentsThatAreNotGenerableAreRefused() {
-        let error = refusal("""
-        struct T: Tool {
-            let description = "d"
-            struct Arguments { var a: String }
-        }
-        """)
+        let error = refusal(
+            """
+            struct T: Tool {
+                let description = "d"
+                struct Arguments { var a: String }
+            }
+            """)
         guard case let .invalidTool(_, line, column, problem, _)? = error else {
             Issue.record("expected invalidTool, got \(String(describing: error))")
             return
@@ -203,12 +208,13 @@ import ContextKitJSON
     }
 
     @Test func anArgumentsTypeFromElsewhereIsRefusedWhereItIsNamed() {
-        let error = refusal("""
-        struct T: Tool {
-            let description = "d"
-            func call(arguments: Elsewhere) async throws -> String { "" }
-        }
-        """)
+        let error = refusal(
+            """
+            struct T: Tool {
+                let description = "d"
+                func call(arguments: Elsewhere) async throws -> String { "" }
+            }
+            """)
         guard case let .invalidTool(_, line, column, problem, _)? = error else {
             Issue.record("expected invalidTool, got \(String(describing: error))")
             return

@@ -75,8 +75,10 @@ import TestSupport
         var fuzz = TextFuzz(seed: 11)
         // Long ASCII runs with line feeds and NULs at every place in a 32-byte
         // block, between fragments that are not ASCII, at every alignment.
-        let ascii: [[UInt8]] = [Array("the quick brown fox jumps over the lazy dog ".utf8), Array(repeating: 0x0A, count: 33), [0],
-                                Array("0123456789abcdef0123456789abcdef\n".utf8), Array(repeating: 0x20, count: 70)]
+        let ascii: [[UInt8]] = [
+            Array("the quick brown fox jumps over the lazy dog ".utf8), Array(repeating: 0x0A, count: 33), [0],
+            Array("0123456789abcdef0123456789abcdef\n".utf8), Array(repeating: 0x20, count: 70)
+        ]
         for round in 0..<400 {
             var text: [UInt8] = Array(repeating: 0x61, count: round % 37)
             for _ in 0..<(20 + round % 30) {

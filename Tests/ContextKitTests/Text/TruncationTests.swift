@@ -13,7 +13,7 @@ import Testing
             "The lighthouse keeper wound the clockwork every four hours, as his father had done.\nThen he slept.",
             "灯塔看守人每四个小时给发条上一次弦。Ship it 🚢👩‍💻🏽 — done ✅!!",
             "func count(_ s: String) -> Int {\n    s.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }\n}\n",
-            "e\u{301}e\u{301}e\u{301} 🇫🇷🇩🇪 naïve",
+            "e\u{301}e\u{301}e\u{301} 🇫🇷🇩🇪 naïve"
         ] + random
     }()
 
@@ -27,7 +27,7 @@ import Testing
         case .grapheme:
             for c in text { offset += c.utf8.count; out.append(offset) }
         case .word, .line:
-            return []   // checked by their own properties below
+            return []  // checked by their own properties below
         }
         return out
     }

@@ -168,9 +168,13 @@ func noteEngine(_ backend: any LanguageModelBackend, profile: ModelProfile) thro
         var name: String?
         var lines: [Substring] = []
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("// snippet: ") { name = String(line.dropFirst(12)); lines = [] }
-            else if line == "// end snippet", let current = name { found.append((current, lines.joined(separator: "\n"))); name = nil }
-            else if name != nil { lines.append(line) }
+            if line.hasPrefix("// snippet: ") {
+                name = String(line.dropFirst(12)); lines = []
+            } else if line == "// end snippet", let current = name {
+                found.append((current, lines.joined(separator: "\n"))); name = nil
+            } else if name != nil {
+                lines.append(line)
+            }
         }
         return found
     }

@@ -52,7 +52,7 @@ import TestSupport
         var variants: [(String, SummaryCache.Key)] = [
             ("text", try engine().cacheKey(for: "text!")),
             ("salt", try engine().cacheKey(for: "text", salt: "app 2.0")),
-            ("backend and model", try SummaryEngine(backend: RenamedBackend(), configuration: .init(profile: Fakes.profile)).cacheKey(for: "text")),
+            ("backend and model", try SummaryEngine(backend: RenamedBackend(), configuration: .init(profile: Fakes.profile)).cacheKey(for: "text"))
         ]
         let changes: [(String, (inout SummaryEngine.Configuration) -> Void)] = [
             ("profile", { $0.profile = ModelProfile(name: "other", contextWindow: 1024, tokenizer: .encoding("cl100k_base")) }),
@@ -69,7 +69,7 @@ import TestSupport
             ("seed", { $0.options.seed = 42 }),
             ("token limit", { $0.options.maximumResponseTokens = 100 }),
             ("framing", { $0.framing = nil }),
-            ("short-text limit", { $0.minimumCharacters = 10 }),
+            ("short-text limit", { $0.minimumCharacters = 10 })
         ]
         for (name, change) in changes { variants.append((name, try engine(configure: change).cacheKey(for: "text"))) }
         for (name, key) in variants { #expect(key != base, "\(name) does not change the key") }
@@ -124,8 +124,8 @@ import TestSupport
         let cache = SummaryCache.standard(environment: ["CONTEXTKIT_CACHE": "/tmp/ck-test", "HOME": "/h"])
         #expect(cache.folder?.path == "/tmp/ck-test/summaries")
         #if !canImport(Darwin)
-        #expect(SummaryCache.standard(environment: ["HOME": "/h"]).folder?.path == "/h/.cache/contextkit/summaries")
-        #expect(SummaryCache.standard(environment: [:]).folder == nil)
+            #expect(SummaryCache.standard(environment: ["HOME": "/h"]).folder?.path == "/h/.cache/contextkit/summaries")
+            #expect(SummaryCache.standard(environment: [:]).folder == nil)
         #endif
     }
 }

@@ -8,20 +8,20 @@ import ContextKit
         .deviceNotEligible, .notEnabled, .modelNotReady, .busy(detail: "rate limited"),
         .unreachable(url: "http://127.0.0.1:8080", detail: "connection refused"),
         .modelNotLoaded(model: "smollm2", detail: "loading"), .modelNotLoaded(model: nil, detail: "loading"),
-        .unauthorised(url: "https://api.example.com"),
+        .unauthorised(url: "https://api.example.com")
     ]
 
     static let generationErrors: [GenerationError] = [
         .unavailable(.notEnabled), .contextOverflow(ContextOverflow(dialect: .apple, promptTokens: 5000, contextWindow: 4096)),
         .guardrailViolation("detail"), .refusal(explanation: "I can't help with that."), .decodingFailure("cut off"),
-        .unsupportedGuide("anyOf"), .unsupportedLanguage("xx"), .cancelled, .transport("reset", status: 502),
+        .unsupportedGuide("anyOf"), .unsupportedLanguage("xx"), .cancelled, .transport("reset", status: 502)
     ]
 
     static let runErrors: [SummariserError] = [
         .unavailable(.deviceNotEligible), .generation(.refusal(explanation: "no"), call: 2),
         .planning(.noRoom(TokenBudget(window: 100, instructions: 200))),
         .overflowPersists(.contextOverflow(ContextOverflow(dialect: .apple, promptTokens: nil, contextWindow: nil)), replans: 3),
-        .reduceDoesNotConverge(summaries: 4, level: 3), .cancelled,
+        .reduceDoesNotConverge(summaries: 4, level: 3), .cancelled
     ]
 
     /// Fails to compile when a case is added without a row above.

@@ -18,7 +18,7 @@ import ContextKitJSON
             (.appleIntelligenceNotEnabled, .notEnabled, .openSettings),
             (.modelNotReady, .modelNotReady, .tryLater),
             // A reason a later SDK adds: the model cannot answer now, nothing says it never will.
-            (.unknownReason, .modelNotReady, .tryLater),
+            (.unknownReason, .modelNotReady, .tryLater)
         ]
         for (status, reason, action) in cases {
             #expect(status.availability == .unavailable(reason))
@@ -62,7 +62,7 @@ import ContextKitJSON
             (.unsupportedGuide("u"), .unsupportedGuide("u")),
             (.unsupportedLanguageOrLocale("xx"), .unsupportedLanguage("xx")),
             (.assetsUnavailable("a"), .unavailable(.modelNotReady)),
-            (.other("o"), .transport("o", status: nil)),
+            (.other("o"), .transport("o", status: nil))
         ]
         for (failure, error) in cases {
             #expect(failure.generationError == error)
@@ -101,11 +101,14 @@ import ContextKitJSON
 
     @Test func theWholeRequestIsCountedAsItIsSent() {
         typealias Piece = Mapping.RequestPiece
-        #expect(Mapping.requestPieces(instructions: "Summarise.", prompt: "text", schema: nil, hasTools: false)
+        #expect(
+            Mapping.requestPieces(instructions: "Summarise.", prompt: "text", schema: nil, hasTools: false)
                 == [Piece.instructions("Summarise."), .prompt("text")])
-        #expect(Mapping.requestPieces(instructions: "Summarise.", prompt: "text", schema: Summary.schema, hasTools: false)
+        #expect(
+            Mapping.requestPieces(instructions: "Summarise.", prompt: "text", schema: Summary.schema, hasTools: false)
                 == [Piece.instructions("Summarise."), .prompt("text"), .schema(Summary.schema)])
-        #expect(Mapping.requestPieces(instructions: "Summarise.", prompt: "text", schema: Summary.schema, hasTools: true)
+        #expect(
+            Mapping.requestPieces(instructions: "Summarise.", prompt: "text", schema: Summary.schema, hasTools: true)
                 == [Piece.instructions("Summarise."), .prompt("text"), .schema(Summary.schema), .tools])
     }
 
@@ -125,14 +128,18 @@ import ContextKitJSON
 
     @Test func aSchemaIsMatchedByItsContentNotItsName() throws {
         // Another app's schema that happens to be called Summary keeps its own shape.
-        let mood = OutputSchema(name: "Summary", schema: .object([
-            JSONMember("type", .string("object")),
-            JSONMember("properties", .object([
-                JSONMember("mood", .object([JSONMember("type", .string("string")), JSONMember("enum", .array([.string("calm"), .string("tense")]))])),
-                JSONMember("tags", .object([JSONMember("type", .string("array")), JSONMember("items", .object([JSONMember("type", .string("string"))]))])),
-            ])),
-            JSONMember("required", .array([.string("mood"), .string("tags")])),
-        ]))
+        let mood = OutputSchema(
+            name: "Summary",
+            schema: .object([
+                JSONMember("type", .string("object")),
+                JSONMember(
+                    "properties",
+                    .object([
+                        JSONMember("mood", .object([JSONMember("type", .string("string")), JSONMember("enum", .array([.string("calm"), .string("tense")]))])),
+                        JSONMember("tags", .object([JSONMember("type", .string("array")), JSONMember("items", .object([JSONMember("type", .string("string"))]))]))
+                    ])),
+                JSONMember("required", .array([.string("mood"), .string("tags")]))
+            ]))
         let json = try parsed(mood)
         #expect(Mapping.generationSchemaJSON(mood) != Mapping.generationSchemaJSON(Summary.schema))
         #expect(json["x-order"] == .array([.string("mood"), .string("tags")]))
@@ -141,19 +148,25 @@ import ContextKitJSON
     }
 
     @Test func nestedObjectsAreCompletedAndWhatTheSchemaSaysIsKept() throws {
-        let schema = OutputSchema(name: "Entry", schema: .object([
-            JSONMember("title", .string("JournalEntry")),
-            JSONMember("type", .string("object")),
-            JSONMember("properties", .object([
-                JSONMember("place", .object([
-                    JSONMember("type", .string("object")),
-                    JSONMember("properties", .object([JSONMember("city", .object([JSONMember("type", .string("string"))]))])),
-                    JSONMember("additionalProperties", .bool(true)),
-                ])),
-                JSONMember("when", .object([JSONMember("type", .string("string"))])),
-            ])),
-            JSONMember("x-order", .array([.string("when"), .string("place")])),
-        ]))
+        let schema = OutputSchema(
+            name: "Entry",
+            schema: .object([
+                JSONMember("title", .string("JournalEntry")),
+                JSONMember("type", .string("object")),
+                JSONMember(
+                    "properties",
+                    .object([
+                        JSONMember(
+                            "place",
+                            .object([
+                                JSONMember("type", .string("object")),
+                                JSONMember("properties", .object([JSONMember("city", .object([JSONMember("type", .string("string"))]))])),
+                                JSONMember("additionalProperties", .bool(true))
+                            ])),
+                        JSONMember("when", .object([JSONMember("type", .string("string"))]))
+                    ])),
+                JSONMember("x-order", .array([.string("when"), .string("place")]))
+            ]))
         let json = try parsed(schema)
         #expect(json["title"]?.stringValue == "JournalEntry", "a title the schema has is not replaced by its name")
         #expect(json["x-order"] == .array([.string("when"), .string("place")]))

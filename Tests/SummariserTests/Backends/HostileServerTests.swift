@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 import ContextKit
@@ -51,7 +51,8 @@ final class FinishedCalls: @unchecked Sendable {
 /// The process's resident memory, to show a huge answer is not all held at once.
 func residentMegabytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+    else { return 0 }
     return (Int(line.split(separator: " ")[1]) ?? 0) / 1024
 }
 
@@ -78,8 +79,10 @@ struct HostileServerTests {
     }
 
     func backend(_ url: URL, maxRetries: Int = 1, retryDelay: Duration = .milliseconds(50)) -> OpenAICompatibleBackend {
-        OpenAICompatibleBackend(configuration: .init(baseURL: url, requestTimeout: Self.requestTimeout, totalTimeout: Self.totalTimeout,
-                                                     maxRetries: maxRetries, retryDelay: retryDelay))
+        OpenAICompatibleBackend(
+            configuration: .init(
+                baseURL: url, requestTimeout: Self.requestTimeout, totalTimeout: Self.totalTimeout,
+                maxRetries: maxRetries, retryDelay: retryDelay))
     }
 
     /// Streams one answer, keeping only the newest snapshot (a huge answer must not pile up here).
@@ -147,7 +150,10 @@ struct HostileServerTests {
     @Test func aRetryThatWouldEndPastTheTotalTimeOutIsNotWaitedFor() async throws {
         let url = try HostileServer.url("status-500")
         let outcome = await stream(url, maxRetries: 2, retryDelay: .seconds(10))
-        #expect(outcome.error == .transport("the hostile server failed on purpose (the next retry would wait 10 s, which ends past the total time-out of \(Int(Self.totalTimeout)) s)", status: 500))
+        #expect(
+            outcome.error
+                == .transport(
+                    "the hostile server failed on purpose (the next retry would wait 10 s, which ends past the total time-out of \(Int(Self.totalTimeout)) s)", status: 500))
         #expect(try await HostileServer.requests(to: url) == 1)
         #expect(outcome.elapsed < Self.slack)
     }
@@ -185,7 +191,11 @@ struct HostileServerTests {
     @Test func aRetryAfterPastTheTotalTimeOutFailsAtOnceSayingHowLong() async throws {
         let url = try HostileServer.url("status-429-long")
         let outcome = await stream(url, maxRetries: 3)
-        #expect(outcome.error == .transport("rate limited for an hour (the server's Retry-After asks for a wait of 3600 s, which ends past the total time-out of \(Int(Self.totalTimeout)) s)", status: 429))
+        #expect(
+            outcome.error
+                == .transport(
+                    "rate limited for an hour (the server's Retry-After asks for a wait of 3600 s, which ends past the total time-out of \(Int(Self.totalTimeout)) s)", status: 429)
+        )
         #expect(try await HostileServer.requests(to: url) == 1)
         #expect(outcome.elapsed < Self.slack)
     }
@@ -219,7 +229,9 @@ struct HostileServerTests {
         #expect(outcome.error != nil)
         #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
         #expect(grown < 4 * HostileServer.hugeMegabytes, "resident memory grew by \(grown) MB for a \(HostileServer.hugeMegabytes) MB answer")
-        print("huge answer (\(HostileServer.hugeMegabytes) MB): \(outcome.snapshots) snapshots, \(outcome.elapsed), resident memory +\(grown) MB, \(String(describing: outcome.error))")
+        print(
+            "huge answer (\(HostileServer.hugeMegabytes) MB): \(outcome.snapshots) snapshots, \(outcome.elapsed), resident memory +\(grown) MB, \(String(describing: outcome.error))"
+        )
     }
 
     /// One event line that never ends: the parser must not hold all of it.
@@ -228,7 +240,8 @@ struct HostileServerTests {
         let outcome = await stream(try HostileServer.url("huge-line"))
         let grown = residentMegabytes() - before
         let limit = try backend(HostileServer.url("huge-line")).configuration.defaultMaximumResponseTokens * OpenAICompatibleBackend.bytesPerTokenLimit + 4096
-        #expect(outcome.error == .transport("an event passed \(limit) bytes without ending, more than a whole answer may take; the server's event stream is malformed", status: nil))
+        #expect(
+            outcome.error == .transport("an event passed \(limit) bytes without ending, more than a whole answer may take; the server's event stream is malformed", status: nil))
         #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
         // Holding the line would take at least its 64 MB; the limit stops reading after about 70 KB.
         #expect(grown < HostileServer.hugeMegabytes, "resident memory grew by \(grown) MB for a \(HostileServer.hugeMegabytes) MB line")
@@ -245,8 +258,9 @@ struct HostileServerTests {
         #expect(outcome.elapsed < .seconds(Self.totalTimeout) + Self.slack)
     }
 
-    @Test("availability and the window end within the request time-out",
-          arguments: ["never-answers", "streams-forever", "huge"])
+    @Test(
+        "availability and the window end within the request time-out",
+        arguments: ["never-answers", "streams-forever", "huge"])
     func probesEnd(behaviour: String) async throws {
         let backend = backend(try HostileServer.url(behaviour))
         let clock = ContinuousClock()
@@ -264,8 +278,9 @@ struct HostileServerTests {
 
     /// The engine's events say which calls finished before the one that failed.
     @Test func theEngineReportsTheCallsThatCompletedBeforeAFailure() async throws {
-        let engine = try SummaryEngine(backend: backend(try HostileServer.url("ok-then-never"), maxRetries: 0),
-                                       configuration: .init(profile: Fakes.profile))
+        let engine = try SummaryEngine(
+            backend: backend(try HostileServer.url("ok-then-never"), maxRetries: 0),
+            configuration: .init(profile: Fakes.profile))
         let finished = FinishedCalls()
         do {
             _ = try await engine.summarise(Fakes.text(paragraphs: 40)) { event in
@@ -305,9 +320,12 @@ struct HostileServerTests {
 
     /// The silent and the endless server are given the short time-out the
     /// test is about; the others a long one, which they must not need.
-    @Test("the client ends within its time-out with a clear failure",
-          arguments: ["refused", "never-answers", "streams-forever", "status-500", "status-429", "malformed-sse",
-                      "truncated", "non-json-error", "huge", "huge-error"])
+    @Test(
+        "the client ends within its time-out with a clear failure",
+        arguments: [
+            "refused", "never-answers", "streams-forever", "status-500", "status-429", "malformed-sse",
+            "truncated", "non-json-error", "huge", "huge-error"
+        ])
     func clientFailsClearly(behaviour: String) async throws {
         let url = behaviour == "refused" ? URL(string: "http://127.0.0.1:1")! : try HostileServer.url(behaviour)
         let timeout: TimeInterval = ["never-answers", "streams-forever"].contains(behaviour) ? Self.requestTimeout : 20
@@ -330,7 +348,7 @@ struct HostileServerTests {
         let wanted = [
             "refused": "unreachable", "never-answers": "unreachable", "streams-forever": "timed out", "status-500": "http 500",
             "status-429": "http 429", "malformed-sse": "malformed", "truncated": "incomplete", "non-json-error": "http 502",
-            "huge": "too large", "huge-error": "http 500",
+            "huge": "too large", "huge-error": "http 500"
         ][behaviour]
         #expect(expected == wanted, "\(behaviour): \(failure)")
     }

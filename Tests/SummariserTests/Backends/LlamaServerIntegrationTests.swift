@@ -10,8 +10,9 @@ import TestSupport
 /// started by each test on a free port and stopped after it.
 /// Skipped when the server is not installed, except under `CI=true`, where
 /// that is a failure.
-@Suite(.serialized, .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
-       .timeLimit(.minutes(30)))
+@Suite(
+    .serialized, .enabled(if: LlamaServer.shouldRun, "llama-server is not installed (scripts/llama-server install)"),
+    .timeLimit(.minutes(30)))
 struct LlamaServerIntegrationTests {
     static let window = 2048
 
@@ -83,8 +84,9 @@ struct LlamaServerIntegrationTests {
             // A window 1.6× the server's: every full chunk overflows until the engine learns the server's count.
             var profile = try ProfileCatalog.builtIn().profile(named: "gpt-4o")
             profile.contextWindow = Self.window * 8 / 5
-            let engine = try SummaryEngine(backend: WindowHidingBackend(base: Self.backend(url)),
-                                           configuration: .init(profile: profile, options: SamplingOptions(seed: 7)))
+            let engine = try SummaryEngine(
+                backend: WindowHidingBackend(base: Self.backend(url)),
+                configuration: .init(profile: profile, options: SamplingOptions(seed: 7)))
             let run = try await engine.summarise(try document(pages: 6))
             #expect(!run.replans.isEmpty)
             #expect(run.replans.count <= 3)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 import ContextKit
@@ -10,8 +10,10 @@ import ContextKit
 /// The HTTP backend against `scripts/fake-openai-server.py`, one scenario per test.
 @Suite struct OpenAICompatibleBackendTests {
     func backend(_ scenario: String, apiKey: String? = nil, totalTimeout: TimeInterval = 30) throws -> OpenAICompatibleBackend {
-        OpenAICompatibleBackend(configuration: .init(baseURL: try TestServers.fakeURL(), model: scenario, apiKey: apiKey,
-                                                     totalTimeout: totalTimeout, retryDelay: .milliseconds(10)))
+        OpenAICompatibleBackend(
+            configuration: .init(
+                baseURL: try TestServers.fakeURL(), model: scenario, apiKey: apiKey,
+                totalTimeout: totalTimeout, retryDelay: .milliseconds(10)))
     }
 
     func answer(_ scenario: String, prompt: String = "Some text.", options: SamplingOptions = .init(), totalTimeout: TimeInterval = 30) async throws -> [ResponseSnapshot] {
@@ -125,7 +127,14 @@ import ContextKit
 
     @Test func availabilityTellsWhatToDo() async throws {
         #expect(try await backend("fake-model").availability() == .available)
-        #expect(try await backend("other-model").availability() == .unavailable(.modelNotLoaded(model: "other-model", detail: "the server serves fake-model, ok, flaky, always-500, loading, overflow, openai-overflow, unauthorised, bad-schema, refusal, filtered, length, window-full, stream-error, cut, slow")))
+        #expect(
+            try await backend("other-model").availability()
+                == .unavailable(
+                    .modelNotLoaded(
+                        model: "other-model",
+                        detail:
+                            "the server serves fake-model, ok, flaky, always-500, loading, overflow, openai-overflow, unauthorised, bad-schema, refusal, filtered, length, window-full, stream-error, cut, slow"
+                    )))
         #expect(try await backend("fake-model", apiKey: "bad").availability() == .unavailable(.unauthorised(url: try TestServers.fakeURL().absoluteString)))
         let nowhere = OpenAICompatibleBackend(configuration: .init(baseURL: URL(string: "http://127.0.0.1:1")!))
         guard case .unavailable(.unreachable(let url, _)) = await nowhere.availability() else {

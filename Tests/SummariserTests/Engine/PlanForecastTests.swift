@@ -20,8 +20,9 @@ import ContextKit
         let profile = configuration.profile
         let planner = try ChunkPlanner(profile: profile)
         let schema = configuration.schema.document
-        let cost = RequestCost(profile: profile, tokenizer: planner.tokenizer, instructions: configuration.mapInstructions, schema: schema,
-                               frame: SourceFraming.standard.delimiters)
+        let cost = RequestCost(
+            profile: profile, tokenizer: planner.tokenizer, instructions: configuration.mapInstructions, schema: schema,
+            frame: SourceFraming.standard.delimiters)
         let budget = TokenBudget(profile: profile, cost: cost, reserve: configuration.responseReserve)
         let chunks = try planner.plan(text, budget: budget)
         let summary = SummarySize(given: nil, schema: schema, reserve: budget.reserve, planner: planner)

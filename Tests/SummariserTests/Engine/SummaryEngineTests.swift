@@ -166,7 +166,9 @@ import ContextKit
             #expect(schema == Summary.schema, "the request's schema is counted with it")
             return count(instructions, prompt)
         }
-        backend.exactCount = { _ in Issue.record("a backend that counts requests is not asked for text counts"); return 0 }
+        backend.exactCount = { _ in
+            Issue.record("a backend that counts requests is not asked for text counts"); return 0
+        }
         let run = try await engine(backend).summarise(Fakes.text(paragraphs: 20))
         #expect(run.levels.count >= 2, "map and reduce calls are both checked")
         #expect(run.replans.isEmpty)
@@ -191,7 +193,7 @@ import ContextKit
         GenerationError.refusal(explanation: "I can't help with that."),
         .guardrailViolation("unsafe"),
         .unsupportedLanguage("xx"),
-        .transport("connection reset", status: 502),
+        .transport("connection reset", status: 502)
     ])
     func aFailedCallStopsTheRunWithItsError(error: GenerationError) async throws {
         let backend = FakeBackend(behaviour: { n, _, prompt in

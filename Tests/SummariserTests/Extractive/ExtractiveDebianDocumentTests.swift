@@ -14,7 +14,7 @@ import Testing
         "nodejs-README.md", "nodejs-api-path.md", "nodejs-api-events.md", "nodejs-api-tty.md",
         "nodejs-api-string_decoder.md", "nodejs-api-querystring.md", "nodejs-api-punycode.md", "GPL-3",
         "base-files-README", "gettext-README", "cscope-README", "e2fsprogs-README",
-        "fonts-dejavu-core-README.md", "debian-archive-keyring-README",
+        "fonts-dejavu-core-README.md", "debian-archive-keyring-README"
     ]
 
     static func document(_ name: String) throws -> String {
@@ -25,7 +25,9 @@ import Testing
     /// a code-span backtick, emphasis or strikethrough marks against a word,
     /// an HTML tag or autolink, a heading, list or quote mark at the start, a
     /// table pipe.
-    static var markup: Regex<Substring> { /\]\(|\]\[|`|\*\*|__|~~|(?:^|\s)[*_][^\s*_]|[^\s*_][*_](?:\s|$|[.,;:!?)])|<\/?[A-Za-z][^<>]*>|<[^<>\s]+@[^<>\s]+>|^#|^(?:[-*+>]|\d+[.)])\s|\|/ }
+    static var markup: Regex<Substring> {
+        /\]\(|\]\[|`|\*\*|__|~~|(?:^|\s)[*_][^\s*_]|[^\s*_][*_](?:\s|$|[.,;:!?)])|<\/?[A-Za-z][^<>]*>|<[^<>\s]+@[^<>\s]+>|^#|^(?:[-*+>]|\d+[.)])\s|\|/
+    }
 
     /// Why `point` is not a clean sentence, or nil when it is one: it starts
     /// with a capital or a digit, ends with terminal punctuation (before any
@@ -43,16 +45,21 @@ import Testing
         if point.prefixMatch(of: /(?:[A-Za-z]\.|\([A-Za-z]\))\s/) != nil { return "starts with a list's enumerator" }
         if point.filter({ $0 == "(" }).count != point.filter({ $0 == ")" }).count
             || point.filter({ $0 == "[" }).count != point.filter({ $0 == "]" }).count
-            || point.filter({ $0 == "\"" }).count % 2 == 1 { return "brackets or quotes left open" }
+            || point.filter({ $0 == "\"" }).count % 2 == 1
+        {
+            return "brackets or quotes left open"
+        }
         if words.prefix(6).dropFirst().contains(where: { $0 == "-" || $0 == "\u{2013}" }) { return "a list's term - description" }
         if point.contains(/\{[^}]*\}/) { return "a parameter signature" }
         return nil
     }
 
     /// Openers that leave a headline hanging when they are all of it.
-    static let connectives: Set<String> = ["by contrast", "in contrast", "however", "for example", "for instance", "in addition",
-                                           "also", "moreover", "therefore", "thus", "finally", "first", "of course", "as a result",
-                                           "similarly", "furthermore", "instead", "otherwise", "in particular", "in practice"]
+    static let connectives: Set<String> = [
+        "by contrast", "in contrast", "however", "for example", "for instance", "in addition",
+        "also", "moreover", "therefore", "thus", "finally", "first", "of course", "as a result",
+        "similarly", "furthermore", "instead", "otherwise", "in particular", "in practice"
+    ]
 
     /// Why `headline` is not a clean headline, or nil: a noun phrase or a
     /// sentence (then a clean one), starting with a capital or a digit, no
@@ -141,8 +148,10 @@ import Testing
 
     @Test func aNamesInitialDoesNotEndASentence() {
         #expect(SentenceSplitter.sentences(in: "It was written by Isaac Z. Schlueter in 2009. It grew.") == ["It was written by Isaac Z. Schlueter in 2009.", "It grew."])
-        #expect(SentenceSplitter.sentences(in: "Free Software Foundation, Inc. publishes it. Anyone may copy it.") ==
-                ["Free Software Foundation, Inc. publishes it.", "Anyone may copy it."])
+        #expect(
+            SentenceSplitter.sentences(in: "Free Software Foundation, Inc. publishes it. Anyone may copy it.") == [
+                "Free Software Foundation, Inc. publishes it.", "Anyone may copy it."
+            ])
     }
 
     @Test func listEntriesAndParameterLinesAreNeverPoints() {
@@ -168,11 +177,12 @@ import Testing
             Each `LTS` release gets twelve months of active support and more.
             """
         let summary = ExtractiveSummariser().summarise(text)
-        #expect(summary.points == [
-            "For more information, see the Release README.",
-            "The Current line is under active development for six months.",
-            "Each LTS release gets twelve months of active support and more.",
-        ])
+        #expect(
+            summary.points == [
+                "For more information, see the Release README.",
+                "The Current line is under active development for six months.",
+                "Each LTS release gets twelve months of active support and more."
+            ])
     }
 
     @Test func aListsEnumeratorIsNotPartOfAPoint() {
@@ -180,8 +190,10 @@ import Testing
         #expect(ExtractiveSummariser.withoutEnumerator("(a) The work must carry notices.") == "The work must carry notices.")
         #expect(ExtractiveSummariser.withoutEnumerator("A. and B. are both fine here.") == "A. and B. are both fine here.")
         let words = CopyDetector.words(in: "Further, Affirmer disclaims responsibility for any use of the Work. d.")
-        #expect(!ExtractiveSummariser.isReadable("Further, Affirmer disclaims responsibility for any use of the Work. d.",
-                                                 plain: "Further, Affirmer disclaims responsibility for any use of the Work. d.", words: words))
+        #expect(
+            !ExtractiveSummariser.isReadable(
+                "Further, Affirmer disclaims responsibility for any use of the Work. d.",
+                plain: "Further, Affirmer disclaims responsibility for any use of the Work. d.", words: words))
     }
 
     @Test func aShortTextIsItsOwnSummaryInPlainText() async throws {
@@ -193,7 +205,8 @@ import Testing
     }
 
     @Test func aCentredOrCapitalisedFirstLineIsAPlainTextsTitle() {
-        let license = "                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n\n"
+        let license =
+            "                    GNU GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n\n"
             + " Everyone is permitted to copy and distribute verbatim copies of this license document.\n"
         #expect(ExtractiveSummariser().summarise(license).headline == "GNU GENERAL PUBLIC LICENSE")
         #expect(ExtractiveSummariser.titleLine(of: "FREQUENTLY ASKED QUESTIONS\n\nText.") == "FREQUENTLY ASKED QUESTIONS")
@@ -201,7 +214,8 @@ import Testing
         #expect(ExtractiveSummariser.titleLine(of: "This is the GNU gettext package\nand more.") == nil)
         #expect(ExtractiveSummariser.titleLine(of: "    let x = 1") == nil)
         // The first line wins over a one-line paragraph after it.
-        let apache = "                   Apache License\n             Version 2.0, January 2004\n\n"
+        let apache =
+            "                   Apache License\n             Version 2.0, January 2004\n\n"
             + "   TERMS AND CONDITIONS FOR USE\n\n   1. Definitions. The license is defined here in words that matter.\n"
         #expect(ExtractiveSummariser().summarise(apache).headline == "Apache License")
         // A first line ending in a colon is a title without it.
@@ -216,7 +230,8 @@ import Testing
         let headline = ExtractiveSummariser().summarise(text).headline
         #expect(headline == "The GNU General Public License is intended…")
         // A short first sentence is the headline whole.
-        #expect(ExtractiveSummariser().summarise("Cscope is a source browsing tool. It searches C code for symbols and their callers quickly.").headline
+        #expect(
+            ExtractiveSummariser().summarise("Cscope is a source browsing tool. It searches C code for symbols and their callers quickly.").headline
                 == "Cscope is a source browsing tool.")
         // Cut at a word, never on a dangling stop word.
         #expect(ExtractiveSummariser.shortened("Keepers clean the lens panels every morning with soft cloths.") == "Keepers clean the lens panels every morning…")

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ExtractiveFuzzRegressionTests {
     static let handWritten: [String] = [
         "", "***\n***\n", "```", "> \\\n> \\", "- \n  - \n    - ", "<!--", "---\ntitle:\n---", "| | |\n|-|-|",
-        "1. A. B. C. D. E. F.\n   G.", "\u{301}e\u{301}. Ab\u{301} cd ef gh ij kl.", "[a]: b\n[c]:", "#\n##\n###### x ######", ".", "!?",
+        "1. A. B. C. D. E. F.\n   G.", "\u{301}e\u{301}. Ab\u{301} cd ef gh ij kl.", "[a]: b\n[c]:", "#\n##\n###### x ######", ".", "!?"
     ]
 
     @Test func keptAndHandWrittenInputsKeepTheProperty() throws {

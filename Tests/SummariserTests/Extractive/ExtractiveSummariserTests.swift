@@ -111,7 +111,8 @@ import Testing
             var searchStart = paragraph.startIndex
             while let range = paragraph.range(of: point, range: searchStart..<paragraph.endIndex) {
                 let before = paragraph[..<range.lowerBound]
-                let startsWell = before.isEmpty || before.wholeMatch(of: /\s*([-*+]|\d+[.)])\s/) != nil
+                let startsWell =
+                    before.isEmpty || before.wholeMatch(of: /\s*([-*+]|\d+[.)])\s/) != nil
                     || before.hasSuffix(". ") || before.hasSuffix("! ") || before.hasSuffix("? ")
                 let endsWell = range.upperBound == paragraph.endIndex || paragraph[range.upperBound] == " "
                 if startsWell && endsWell { return true }
@@ -152,7 +153,8 @@ import Testing
             if line.hasPrefix("<!--") { inComment = true }
             if line.hasPrefix("<table") { inHTML = true }
             if inFence || inComment || inHTML || raw.hasPrefix("    ") && !line.hasPrefix("*") && !line.hasPrefix("-")
-                || line.hasPrefix("|") || line.hasPrefix("[") && line.contains("]:") {
+                || line.hasPrefix("|") || line.hasPrefix("[") && line.contains("]:")
+            {
                 if !line.isEmpty { excluded.append(line) }
             }
             if line.hasSuffix("-->") { inComment = false }
@@ -170,7 +172,8 @@ import Testing
     @Test func theHeadlineIsTheDocumentsTitle() throws {
         #expect(ExtractiveSummariser().summarise(try Self.fixture("linereader-api.md")).headline == "Line Reader")
         // No heading before the prose: the front matter's title.
-        #expect(ExtractiveSummariser().summarise(try Self.fixture("streaming-summary-blog.md")).headline
+        #expect(
+            ExtractiveSummariser().summarise(try Self.fixture("streaming-summary-blog.md")).headline
                 == "Streaming a summary into SwiftUI without the flicker")
         // A title line.
         #expect(ExtractiveSummariser().summarise("Harbour notes\n\nThe ferry left at noon. The tide was high and the wind came from the west.").headline == "Harbour notes")

@@ -8,10 +8,11 @@ import Testing
 
     @Test func hardWrappedParagraphsAreReflowedIntoOneLine() {
         let text = "The reader emits a line event for every\nline it finds,   and then\n  closes.\n\nA second paragraph.\n"
-        #expect(blocks(text) == [
-            TextBlock(kind: .paragraph, text: "The reader emits a line event for every line it finds, and then closes.", line: 1, isOneLine: false),
-            TextBlock(kind: .paragraph, text: "A second paragraph.", line: 5, isOneLine: true),
-        ])
+        #expect(
+            blocks(text) == [
+                TextBlock(kind: .paragraph, text: "The reader emits a line event for every line it finds, and then closes.", line: 1, isOneLine: false),
+                TextBlock(kind: .paragraph, text: "A second paragraph.", line: 5, isOneLine: true)
+            ])
     }
 
     @Test func cjkLinesAreJoinedWithoutASpace() {
@@ -125,10 +126,11 @@ import Testing
             ---
             """
         #expect(blocks(text).map(\.kind) == [.heading(1), .heading(2), .listItem, .listItem, .listItem, .listItem, .quote, .heading(2)])
-        #expect(texts(text) == [
-            "Title line", "`createReader(options)`", "`options` {Object}", "`input` {stream.Readable} The stream to read lines from.",
-            "First step, continued lazily.", "A done task.", "A restore replaces the live database.", "Section",
-        ])
+        #expect(
+            texts(text) == [
+                "Title line", "`createReader(options)`", "`options` {Object}", "`input` {stream.Readable} The stream to read lines from.",
+                "First step, continued lazily.", "A done task.", "A restore replaces the live database.", "Section"
+            ])
     }
 
     @Test func aChunkThatStartsInsideACodeBlockSkipsToItsEnd() {
@@ -139,8 +141,10 @@ import Testing
     }
 
     @Test func sentencesAreSplitWithThePlannersRuleAndKnownAbbreviations() {
-        #expect(SentenceSplitter.sentences(in: "It reads lines (e.g. From a file). It stops. Then `close()` runs!") ==
-                ["It reads lines (e.g. From a file).", "It stops.", "Then `close()` runs!"])
+        #expect(
+            SentenceSplitter.sentences(in: "It reads lines (e.g. From a file). It stops. Then `close()` runs!") == [
+                "It reads lines (e.g. From a file).", "It stops.", "Then `close()` runs!"
+            ])
         #expect(SentenceSplitter.sentences(in: "雨がやんだ。板は黒かった。") == ["雨がやんだ。", "板は黒かった。"])
     }
 

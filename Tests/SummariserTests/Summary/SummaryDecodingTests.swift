@@ -22,8 +22,9 @@ import Testing
 
     /// Foundation reads the answer, not ContextKitJSON's strict reader, for this.
     @Test func anAnswerWithTrailingCommasIsRead() throws {
-        #expect(try Summary.decode(#"{"headline": "Tides rise", "points": ["One.", "Two.",],}"#)
-            == Summary(headline: "Tides rise", points: ["One.", "Two."]))
+        #expect(
+            try Summary.decode(#"{"headline": "Tides rise", "points": ["One.", "Two.",],}"#)
+                == Summary(headline: "Tides rise", points: ["One.", "Two."]))
     }
 
     @Test func jsonRoundTrips() throws {

@@ -19,7 +19,11 @@ final class CallLog: @unchecked Sendable {
             return _prompts.count - 1
         }
     }
-    func newSession() -> Int { lock.withLock { _sessions += 1; return _sessions } }
+    func newSession() -> Int {
+        lock.withLock {
+            _sessions += 1; return _sessions
+        }
+    }
 
     var entries: [String] { lock.withLock { _entries } }
     /// The text of each request, without the source frame.
@@ -79,7 +83,9 @@ struct FakeBackend: LanguageModelBackend {
         func prewarm() async { backend.log.add("prewarm s\(id)") }
 
         func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<ResponseSnapshot, any Error> {
-            let reused = lock.withLock { defer { used = true }; return used }
+            let reused = lock.withLock {
+                defer { used = true }; return used
+            }
             let backend = self.backend, id = self.id, instructions = self.instructions
             return AsyncThrowingStream { continuation in
                 let task = Task {
@@ -129,8 +135,10 @@ enum Fakes {
         let subjects = ["The harbour crew", "A survey team", "The night keeper", "Two engineers", "The ferry captain", "A visiting inspector"]
         let verbs = ["measured", "repaired", "inspected", "recorded", "replaced", "painted"]
         let objects = ["the northern breakwater", "a cracked lens panel", "the fog signal", "the tide gauge", "the supply jetty", "the lamp room windows"]
-        let endings = ["before the storm arrived", "under a clear evening sky", "while the tide was turning", "during the long winter shift",
-                       "with borrowed tools from the village", "after the morning ferry left"]
+        let endings = [
+            "before the storm arrived", "under a clear evening sky", "while the tide was turning", "during the long winter shift",
+            "with borrowed tools from the village", "after the morning ferry left"
+        ]
         var out: [String] = []
         var k = 0
         for p in 0..<paragraphs {

@@ -18,7 +18,8 @@ extension OpenModels {
                 let ids = try tokenizer.encode(f.text, allowedSpecial: .all)
                 if ids.count != f.count || TokenFixture.fnv1a64(ids) != f.fnv1a64 || Array(ids.prefix(f.ids.count)) != f.ids {
                     let at = zip(ids, f.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, f.ids.count)
-                    failures.append("\(f.name): \(ids.count) tokens, expected \(f.count); first difference at \(at): \(ids.dropFirst(at).prefix(6)) vs \(f.ids.dropFirst(at).prefix(6))")
+                    failures.append(
+                        "\(f.name): \(ids.count) tokens, expected \(f.count); first difference at \(at): \(ids.dropFirst(at).prefix(6)) vs \(f.ids.dropFirst(at).prefix(6))")
                 }
             }
             print("parity \(name): \(fixtures.count - failures.count)/\(fixtures.count)")

@@ -38,10 +38,12 @@ extension OpenModels {
             static func byteLevel(model: String = "gpt2", pre: String? = "gpt-2") -> GGUFWriter {
                 let alphabet = ByteLevelAlphabet.characters.map { String(Character(Unicode.Scalar($0)!)) }
                 var w = GGUFWriter()
-                w.entries = [("general.architecture", .string("gpt2")), ("gpt2.context_length", .u32(1024)),
-                             ("tokenizer.ggml.model", .string(model)),
-                             ("tokenizer.ggml.tokens", .strings(alphabet + ["ab"])),
-                             ("tokenizer.ggml.merges", .strings(["a b"]))]
+                w.entries = [
+                    ("general.architecture", .string("gpt2")), ("gpt2.context_length", .u32(1024)),
+                    ("tokenizer.ggml.model", .string(model)),
+                    ("tokenizer.ggml.tokens", .strings(alphabet + ["ab"])),
+                    ("tokenizer.ggml.merges", .strings(["a b"]))
+                ]
                 if let pre { w.entries.append(("tokenizer.ggml.pre", .string(pre))) }
                 return w
             }
@@ -86,8 +88,10 @@ extension OpenModels {
         }
 
         @Test func notAModelFile() throws {
-            for (name, bytes) in [("empty", [UInt8]()), ("text", Array("hello world\n".utf8)), ("binary", [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0]),
-                                  ("json array", Array("[1, 2]".utf8)), ("ggu", Array("GGU".utf8))] {
+            for (name, bytes) in [
+                ("empty", [UInt8]()), ("text", Array("hello world\n".utf8)), ("binary", [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0]),
+                ("json array", Array("[1, 2]".utf8)), ("ggu", Array("GGU".utf8))
+            ] {
                 let url = try Self.write(bytes, name: name)
                 let message = Self.error(loading: url) ?? "loaded"
                 #expect(message.contains("not a tokenizer file") || message.contains("truncated") || message.contains("not a JSON object"), "\(name): \(message)")
@@ -150,7 +154,7 @@ extension OpenModels {
             let key = Array("tokenizer.ggml.merges".utf8)
             let keyStart = try #require((0...(file.count - key.count)).first { file[$0..<($0 + key.count)].elementsEqual(key) })
             func u64(at offset: Int) -> Int { file[offset..<(offset + 8)].reversed().reduce(0) { $0 << 8 | Int($1) } }
-            var offset = keyStart + key.count + 8                // array type, element type (9, 8)
+            var offset = keyStart + key.count + 8  // array type, element type (9, 8)
             let count = u64(at: offset)
             offset += 8
             var out = Array(file[..<offset])
@@ -162,7 +166,7 @@ extension OpenModels {
                 out += merge
                 offset += 8 + length
             }
-            return out + file[offset...]                         // the metadata after the merges, unchanged
+            return out + file[offset...]  // the metadata after the merges, unchanged
         }
 
         /// gpt-2's vocabulary with its merges' spaces gone counted 2,898 tokens

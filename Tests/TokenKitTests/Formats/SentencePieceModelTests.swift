@@ -14,8 +14,10 @@ extension OpenModels {
         /// The Apache-2.0 test models of the sentencepiece sdist (see the README beside them).
         static let shippedModels = ["botchan_en_bpe_1000.model", "botchan_en_unigram_1000.model", "kyoto_ja_unigram_8000.model"]
         /// mistral-common's SentencePiece BPE models, read from the installed package.
-        static let mistralModels = ["tokenizer.model.v1", "mistral_instruct_tokenizer_240216.model.v2",
-                                    "mistral_instruct_tokenizer_240323.model.v3", "mistral_instruct_tokenizer_241114.model.v7"]
+        static let mistralModels = [
+            "tokenizer.model.v1", "mistral_instruct_tokenizer_240216.model.v2",
+            "mistral_instruct_tokenizer_240323.model.v3", "mistral_instruct_tokenizer_241114.model.v7"
+        ]
 
         /// Every UDHR text and every file of `corpora/`.
         static let inputFiles: [String] = {
@@ -67,7 +69,9 @@ extension OpenModels {
                 tokens += c.ids.count
                 if ids != c.ids || count != c.ids.count {
                     let at = zip(ids, c.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, c.ids.count)
-                    failures.append("\(name) \(c.case): \(ids.count) tokens (count \(count)), expected \(c.ids.count); first difference at \(at): \(Array(ids.dropFirst(at).prefix(6))) vs \(Array(c.ids.dropFirst(at).prefix(6)))")
+                    failures.append(
+                        "\(name) \(c.case): \(ids.count) tokens (count \(count)), expected \(c.ids.count); first difference at \(at): \(Array(ids.dropFirst(at).prefix(6))) vs \(Array(c.ids.dropFirst(at).prefix(6)))"
+                    )
                 }
             }
             return ("parity \(name): \(cases.count - failures.count)/\(cases.count) cases, \(tokens) tokens, \(failures.count) mismatches", failures)

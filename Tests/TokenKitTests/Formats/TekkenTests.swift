@@ -38,7 +38,8 @@ struct TekkenReferenceTests {
                 let head = Array(ids.prefix(fixture.ids.count))
                 if ids.count != fixture.count || TokenFixture.fnv1a64(ids) != fixture.fnv1a64 || head != fixture.ids {
                     let at = zip(head, fixture.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    mismatches.append("\(fixture.name): \(ids.count) tokens, mistral-common \(fixture.count); first difference at token \(at.map(String.init) ?? "past the stored head")")
+                    mismatches.append(
+                        "\(fixture.name): \(ids.count) tokens, mistral-common \(fixture.count); first difference at token \(at.map(String.init) ?? "past the stored head")")
                 }
                 #expect(tokenizer.count(fixture.text) == ids.count, "count disagrees with encode on \(fixture.name)")
                 if fixture.name.hasPrefix("control/") {
@@ -98,16 +99,20 @@ struct TekkenReferenceTests {
 @Suite("tekken files")
 struct TekkenFileTests {
     /// A tekken file: the 256 bytes, then `merges`, with `config` overrides.
-    static func file(version: String = "v7", merges: [String] = ["ab", "abc"], specials: [String]? = ["<unk>", "<s>", "</s>"],
-                     numSpecial: Int = 5, vocabSize: Int? = nil, edit: (inout [[String: Any]]) -> Void = { _ in }) -> Data {
+    static func file(
+        version: String = "v7", merges: [String] = ["ab", "abc"], specials: [String]? = ["<unk>", "<s>", "</s>"],
+        numSpecial: Int = 5, vocabSize: Int? = nil, edit: (inout [[String: Any]]) -> Void = { _ in }
+    ) -> Data {
         var vocab: [[String: Any]] = (0..<256).map { ["rank": $0, "token_bytes": Data([UInt8($0)]).base64EncodedString(), "token_str": NSNull()] }
         for (i, m) in merges.enumerated() { vocab.append(["rank": 256 + i, "token_bytes": Data(m.utf8).base64EncodedString(), "token_str": m]) }
         edit(&vocab)
         var root: [String: Any] = [
-            "config": ["pattern": PreTokenizer.tekken.pattern, "num_vocab_tokens": vocab.count,
-                       "default_vocab_size": vocabSize ?? (vocab.count + numSpecial), "default_num_special_tokens": numSpecial,
-                       "version": version],
-            "vocab": vocab,
+            "config": [
+                "pattern": PreTokenizer.tekken.pattern, "num_vocab_tokens": vocab.count,
+                "default_vocab_size": vocabSize ?? (vocab.count + numSpecial), "default_num_special_tokens": numSpecial,
+                "version": version
+            ],
+            "vocab": vocab
         ]
         if let specials { root["special_tokens"] = specials.enumerated().map { ["rank": $0.offset, "token_str": $0.element, "is_control": true] } }
         return try! JSONSerialization.data(withJSONObject: root)

@@ -21,7 +21,8 @@ extension OpenModels {
                 tokens += f.count
                 if ids.count != f.count || TokenFixture.fnv1a64(ids) != f.fnv1a64 || Array(ids.prefix(f.ids.count)) != f.ids {
                     let at = zip(ids, f.ids).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.count, f.ids.count)
-                    failures.append("\(f.name): \(ids.count) tokens, expected \(f.count); first difference at \(at): \(ids.dropFirst(at).prefix(6)) vs \(f.ids.dropFirst(at).prefix(6))")
+                    failures.append(
+                        "\(f.name): \(ids.count) tokens, expected \(f.count); first difference at \(at): \(ids.dropFirst(at).prefix(6)) vs \(f.ids.dropFirst(at).prefix(6))")
                 }
             }
             let udhr = fixtures.filter { $0.name.hasPrefix("udhr/") }.count

@@ -17,8 +17,10 @@ extension OpenModels {
             let texts = OpenModelFixtures.udhrTexts.map(\.text)
             try #require(texts.count >= 20, "the UDHR texts in Tests/Fixtures/udhr are missing")
             let repeated = Array(repeating: texts.prefix(20).joined(separator: "\n"), count: 5).joined(separator: "\n\n")
-            return [try folder.write("udhr-all.txt", texts.joined(separator: "\n")),
-                    try folder.write("udhr-20-five-times.txt", repeated)]
+            return [
+                try folder.write("udhr-all.txt", texts.joined(separator: "\n")),
+                try folder.write("udhr-20-five-times.txt", repeated)
+            ]
         }
 
         static let models: [(kind: String, path: String)] = [
@@ -27,12 +29,13 @@ extension OpenModels {
             ("tokenizers", TestRepository.fixtures.appendingPathComponent("sentencepiece/botchan_en_unigram_1000.tokenizer.json").path),
             ("tokenizers", TestRepository.fixtures.appendingPathComponent("wordpiece/all-minilm-l6-v2/tokenizer.json").path),
             ("tokenizers", OpenModelFixtures.hfFolder.appendingPathComponent("qwen3.tokenizer.json").path),
-            ("tokenizers", OpenModelFixtures.hfFolder.appendingPathComponent("claude-legacy.tokenizer.json").path),
+            ("tokenizers", OpenModelFixtures.hfFolder.appendingPathComponent("claude-legacy.tokenizer.json").path)
         ]
 
-        @Test("long texts, encoded through the piece memo, give the reference library's ids",
-              .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"),
-              arguments: models.map(\.path))
+        @Test(
+            "long texts, encoded through the piece memo, give the reference library's ids",
+            .enabled(if: PythonPeer.python != nil || TestRepository.isCI, "Python peers not installed: run scripts/python-env"),
+            arguments: models.map(\.path))
         func longTextsMatchTheReference(_ path: String) throws {
             let folder = try TempDir()
             let files = try Self.writeLongFiles(into: folder)
@@ -146,32 +149,35 @@ extension OpenModels {
     }
 
     @Test("a text seen in an earlier call replays its long pieces: the same ids, and next to nothing stored again")
-    func longPiecesOutliveTheCall() throws { try Self.withNewMemo { tokenizer, cache in
-        let text = Self.ideographRuns(bytes: 1 << 20, seed: 1)
-        let first = Self.encode(text, tokenizer, &cache)
-        #expect(first.memo == first.direct)
-        let stored = (cache.bytesUsed, cache.tokensUsed)
-        #expect(stored.0 > 900_000, "the text's long pieces were not stored: \(stored.0) bytes")
-        let again = Self.encode(text, tokenizer, &cache)
-        #expect(again.memo == again.direct)
-        // A set holds four pieces, so the few that met four others in their
-        // set were evicted and are stored again; entries that lived for one
-        // call would all be.
-        #expect(cache.generation == 1, "the arenas filled: this text is meant to fit them")
-        let storedAgain = cache.bytesUsed - stored.0
-        #expect(storedAgain * 50 < stored.0, "the second pass stored \(storedAgain) of \(stored.0) bytes again")
-    } }
+    func longPiecesOutliveTheCall() throws {
+        try Self.withNewMemo { tokenizer, cache in
+            let text = Self.ideographRuns(bytes: 1 << 20, seed: 1)
+            let first = Self.encode(text, tokenizer, &cache)
+            #expect(first.memo == first.direct)
+            let stored = (cache.bytesUsed, cache.tokensUsed)
+            #expect(stored.0 > 900_000, "the text's long pieces were not stored: \(stored.0) bytes")
+            let again = Self.encode(text, tokenizer, &cache)
+            #expect(again.memo == again.direct)
+            // A set holds four pieces, so the few that met four others in their
+            // set were evicted and are stored again; entries that lived for one
+            // call would all be.
+            #expect(cache.generation == 1, "the arenas filled: this text is meant to fit them")
+            let storedAgain = cache.bytesUsed - stored.0
+            #expect(storedAgain * 50 < stored.0, "the second pass stored \(storedAgain) of \(stored.0) bytes again")
+        }
+    }
 
     @Test("when the arenas fill, a new generation starts and no id changes, before or after")
-    func fullArenasStartANewGeneration() throws { try Self.withNewMemo { tokenizer, cache in
-        // Half again the byte arena: the first pass fills it and starts over,
-        // the second meets entries of both generations' texts.
-        let text = Self.ideographRuns(bytes: PieceCache.longByteCapacity * 3 / 2, seed: 2)
-        for pass in 1...2 {
-            let (direct, memo) = Self.encode(text, tokenizer, &cache)
-            #expect(memo == direct, "pass \(pass): the memo changed an id")
+    func fullArenasStartANewGeneration() throws {
+        try Self.withNewMemo { tokenizer, cache in
+            // Half again the byte arena: the first pass fills it and starts over,
+            // the second meets entries of both generations' texts.
+            let text = Self.ideographRuns(bytes: PieceCache.longByteCapacity * 3 / 2, seed: 2)
+            for pass in 1...2 {
+                let (direct, memo) = Self.encode(text, tokenizer, &cache)
+                #expect(memo == direct, "pass \(pass): the memo changed an id")
+            }
+            #expect(cache.generation >= 3, "the arenas never filled: generation \(cache.generation)")
         }
-        #expect(cache.generation >= 3, "the arenas never filled: generation \(cache.generation)")
-    } }
+    }
 }
-

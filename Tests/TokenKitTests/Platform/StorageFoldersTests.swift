@@ -9,23 +9,23 @@ import Testing
     }
 
     #if !canImport(Darwin)
-    @Test func xdgFoldersWinOverHome() {
-        let environment = ["XDG_CACHE_HOME": "/x/cache", "XDG_CONFIG_HOME": "/x/config", "XDG_STATE_HOME": "/x/state", "HOME": "/h"]
-        #expect(StorageFolders.cache(environment: environment)?.path == "/x/cache/contextkit")
-        #expect(StorageFolders.config(environment: environment)?.path == "/x/config/contextkit")
-        #expect(StorageFolders.state(environment: environment)?.path == "/x/state/contextkit")
-    }
+        @Test func xdgFoldersWinOverHome() {
+            let environment = ["XDG_CACHE_HOME": "/x/cache", "XDG_CONFIG_HOME": "/x/config", "XDG_STATE_HOME": "/x/state", "HOME": "/h"]
+            #expect(StorageFolders.cache(environment: environment)?.path == "/x/cache/contextkit")
+            #expect(StorageFolders.config(environment: environment)?.path == "/x/config/contextkit")
+            #expect(StorageFolders.state(environment: environment)?.path == "/x/state/contextkit")
+        }
 
-    @Test func withoutXDGTheFoldersAreUnderHome() {
-        let environment = ["HOME": "/h"]
-        #expect(StorageFolders.cache(environment: environment)?.path == "/h/.cache/contextkit")
-        #expect(StorageFolders.config(environment: environment)?.path == "/h/.config/contextkit")
-        #expect(StorageFolders.state(environment: environment)?.path == "/h/.local/state/contextkit")
-    }
+        @Test func withoutXDGTheFoldersAreUnderHome() {
+            let environment = ["HOME": "/h"]
+            #expect(StorageFolders.cache(environment: environment)?.path == "/h/.cache/contextkit")
+            #expect(StorageFolders.config(environment: environment)?.path == "/h/.config/contextkit")
+            #expect(StorageFolders.state(environment: environment)?.path == "/h/.local/state/contextkit")
+        }
 
-    @Test func withoutHomeThereIsNoFolder() {
-        #expect(StorageFolders.cache(environment: [:]) == nil)
-        #expect(StorageFolders.state(environment: ["HOME": ""]) == nil)
-    }
+        @Test func withoutHomeThereIsNoFolder() {
+            #expect(StorageFolders.cache(environment: [:]) == nil)
+            #expect(StorageFolders.state(environment: ["HOME": ""]) == nil)
+        }
     #endif
 }

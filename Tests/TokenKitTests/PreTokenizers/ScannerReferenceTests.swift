@@ -33,7 +33,7 @@ struct ScannerReferenceTests {
         "<|endoftext|>", "a<|endoftext|>b", "x  \u{3000}y", "$$$ 100 USD", "C++/C#", "path/to/file.txt",
         // Around the 8-byte steps of the ASCII letter-run path: a non-ASCII letter or mark at each offset.
         "abcdefghé", "ABCDEFGHÉx", "(ABCé", " wordé", "Hello\u{301}", "it'S", "abcdefgh中", "ABCDEFGHIJKLMNOPé",
-        "abcdefghijklmnop\u{301}", " abcdefgh'sé",
+        "abcdefghijklmnop\u{301}", " abcdefgh'sé"
     ]
 
     @Test("same pieces as ICU running the same pattern", arguments: scanners.map(\.0))

@@ -21,10 +21,11 @@ extension OpenModels {
         }()
 
         /// Patterns whose steps are native, each checked against ICU.
-        static let nativePatterns: [String] = PieceScannerKind.allCases.flatMap(\.patterns) + [
-            #"\p{N}"#, #"\p{N}+"#, #"[\p{P}\$\+<=>\^~\|`]+"#, #"[\r\n]"#, "[0-9][0-9][0-9]", #"\p{N}{1,3}"#,
-            #"\s?\p{L}+"#, #"\s?\p{P}+"#, #"\s+$"#, #"[一-龥ࠀ-一가-퟿]+"#, #"[一-龥぀-ゟ゠-ヿ]+"#, #"\s?[!-/:-~！-／：-～‘-‟　-。]+"#,
-        ] + LlamaPreType(name: "deepseek-llm")!.patterns
+        static let nativePatterns: [String] =
+            PieceScannerKind.allCases.flatMap(\.patterns) + [
+                #"\p{N}"#, #"\p{N}+"#, #"[\p{P}\$\+<=>\^~\|`]+"#, #"[\r\n]"#, "[0-9][0-9][0-9]", #"\p{N}{1,3}"#,
+                #"\s?\p{L}+"#, #"\s?\p{P}+"#, #"\s+$"#, #"[一-龥ࠀ-一가-퟿]+"#, #"[一-龥぀-ゟ゠-ヿ]+"#, #"\s?[!-/:-~！-／：-～‘-‟　-。]+"#
+            ] + LlamaPreType(name: "deepseek-llm")!.patterns
 
         @Test(arguments: nativePatterns)
         func nativeStepMatchesICU(_ pattern: String) throws {
@@ -56,9 +57,11 @@ extension OpenModels {
         /// pattern tokenizers use still compiles, llama.cpp's nested
         /// `(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+` included.
         @Test func patternsThatRepeatAnAmbiguousGroupAreRefused() throws {
-            for (pattern, construct) in [("(a*)*b", "(a*)*"), ("(a+)+b", "(a+)+"), ("x(?:y+z?)+", "(?:y+z?)+"), ("((a)+)+", "((a)+)+"),
-                                         ("(a{2,})*?", "(a{2,})*"), ("(a+){1,}", "(a+){1,}"), ("(a|b?)+c", "(a|b?)+"), ("(?:x*|y)*", "(?:x*|y)*"),
-                                         ("((a*)?)*", "((a*)?)*"), (#"(\s*$)+"#, #"(\s*$)+"#)] {
+            for (pattern, construct) in [
+                ("(a*)*b", "(a*)*"), ("(a+)+b", "(a+)+"), ("x(?:y+z?)+", "(?:y+z?)+"), ("((a)+)+", "((a)+)+"),
+                ("(a{2,})*?", "(a{2,})*"), ("(a+){1,}", "(a+){1,}"), ("(a|b?)+c", "(a|b?)+"), ("(?:x*|y)*", "(?:x*|y)*"),
+                ("((a*)?)*", "((a*)?)*"), (#"(\s*$)+"#, #"(\s*$)+"#)
+            ] {
                 for compile in [{ _ = try RegexSplitter(pattern: pattern) }, { _ = try RegexPreTokenizer(pattern: pattern) }] {
                     do {
                         try compile()
@@ -68,10 +71,11 @@ extension OpenModels {
                     }
                 }
             }
-            let allowed = Self.nativePatterns + LlamaPreType.all.flatMap(\.patterns) + [
-                PreTokenizer.tekken.pattern, "(a*)?b", "(a+){0,3}", "(ab)+", #"(\r?\n)+"#, "(?i:'s|'t)?x+", "[(a*)]+", #"\(a+\)+"#,
-                "(a{1,3})+", "a{2}+", #"\p{L}{2,}"#, "((a+)b)*", #"(\p{L}+\s)+$"#, "(a+b+)+", #"(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+"#,
-            ]
+            let allowed =
+                Self.nativePatterns + LlamaPreType.all.flatMap(\.patterns) + [
+                    PreTokenizer.tekken.pattern, "(a*)?b", "(a+){0,3}", "(ab)+", #"(\r?\n)+"#, "(?i:'s|'t)?x+", "[(a*)]+", #"\(a+\)+"#,
+                    "(a{1,3})+", "a{2}+", #"\p{L}{2,}"#, "((a+)b)*", #"(\p{L}+\s)+$"#, "(a+b+)+", #"(?:\p{L}\p{M}*(?: \p{L}\p{M}*)*)+"#
+                ]
             for pattern in allowed {
                 #expect(throws: Never.self, "\(pattern)") { _ = try RegexSplitter(pattern: pattern) }
             }
@@ -88,7 +92,7 @@ extension OpenModels {
                 .isolated: ["the", "-", "final", "-", "-", "countdown"],
                 .mergedWithPrevious: ["the-", "final-", "-", "countdown"],
                 .mergedWithNext: ["the", "-final", "-", "-countdown"],
-                .contiguous: ["the", "-", "final", "--", "countdown"],
+                .contiguous: ["the", "-", "final", "--", "countdown"]
             ]
             for (behavior, pieces) in expected {
                 for step in [SplitStep.regex(try RegexSplitter(pattern: "-"), behavior, invert: false), try SplitStep.split(pattern: #"[\-]"#, behavior: behavior)] {
@@ -102,9 +106,10 @@ extension OpenModels {
         }
 
         private func pieces(_ step: SplitStep, _ text: String) -> [String] {
-            let pipeline = OpenModelPipeline(model: .sentencePiece(SentencePieceEncoder(pieces: Self.emptyVocabulary, scores: [], byteIDs: [])),
-                                             normalizer: nil, steps: [step], addedTokens: AddedTokenMatcher([]),
-                                             decoder: TokenDecoder(pieces: [], dropsLeadingSpace: false), summary: "")
+            let pipeline = OpenModelPipeline(
+                model: .sentencePiece(SentencePieceEncoder(pieces: Self.emptyVocabulary, scores: [], byteIDs: [])),
+                normalizer: nil, steps: [step], addedTokens: AddedTokenMatcher([]),
+                decoder: TokenDecoder(pieces: [], dropsLeadingSpace: false), summary: "")
             return pipeline.pieces(of: text)
         }
 

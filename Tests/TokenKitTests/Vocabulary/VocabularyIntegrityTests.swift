@@ -22,9 +22,11 @@ struct VocabularyIntegrityTests {
         #expect(output.hasPrefix(expected + " "))
     }
 
-    @Test("shipped files load with the token counts tiktoken reports", arguments: [
-        (OpenAIEncoding.cl100k_base, 100_256), (.o200k_base, 199_998), (.r50k_base, 50_256), (.p50k_base, 50_280),
-    ])
+    @Test(
+        "shipped files load with the token counts tiktoken reports",
+        arguments: [
+            (OpenAIEncoding.cl100k_base, 100_256), (.o200k_base, 199_998), (.r50k_base, 50_256), (.p50k_base, 50_280)
+        ])
     func tokenCounts(encoding: OpenAIEncoding, tokens: Int) throws {
         #expect(try encoding.tokenizer().vocabulary.tokenCount == tokens)
     }

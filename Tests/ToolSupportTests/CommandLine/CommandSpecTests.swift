@@ -118,26 +118,27 @@ struct CommandSpecTests {
 
     @Test("help lists every declared option, then --help and --version")
     func helpText() {
-        #expect(SampleOptions.spec.helpText() == """
-        Usage: sample [OPTIONS] FILE
+        #expect(
+            SampleOptions.spec.helpText() == """
+                Usage: sample [OPTIONS] FILE
 
-        Does a sample thing.
+                Does a sample thing.
 
-        Options:
-          -m, --model PROFILE    The model.
-              --window N         The window.
-              --rate R           A rate.
-              --seed N           A seed.
-              --mode fast|exact  How to go.
-          -p, --profiles FILE    More profiles (repeatable).
-          -j, --json             Print JSON.
-          -v, --verbose          Say more.
-          -h, --help             Show this help and exit.
-              --version          Show the version and exit.
+                Options:
+                  -m, --model PROFILE    The model.
+                      --window N         The window.
+                      --rate R           A rate.
+                      --seed N           A seed.
+                      --mode fast|exact  How to go.
+                  -p, --profiles FILE    More profiles (repeatable).
+                  -j, --json             Print JSON.
+                  -v, --verbose          Say more.
+                  -h, --help             Show this help and exit.
+                      --version          Show the version and exit.
 
-        Exit status: 0 done.
+                Exit status: 0 done.
 
-        """)
+                """)
     }
 
     @Test("a usage error points at --help")

@@ -23,7 +23,7 @@ struct SampleOptions: CommandOptions {
             .choice("mode", value: "fast|exact", help: "How to go.", \.mode),
             .repeated("profiles", short: "p", value: "FILE", help: "More profiles (repeatable).", \.profiles),
             .flag("json", short: "j", help: "Print JSON.", \.json),
-            .flag("verbose", short: "v", help: "Say more.", \.verbose),
+            .flag("verbose", short: "v", help: "Say more.", \.verbose)
         ]
     }
 

@@ -59,8 +59,9 @@ let forecast = """
 let (session, cost) = try TokenBudget.session(
     profile: apple, instructions: "You answer questions about the weather.",
     files: [("WeatherTool.swift", weatherTool), ("Forecast.swift", forecast)])
-print("  session of \(apple.name): tools \(cost.tools.map(\.name)), schema \(cost.responseSchema?.name ?? "none"): "
-      + "fixed ≈\(session.fixed), room ≈\(session.room) tokens per request")
+print(
+    "  session of \(apple.name): tools \(cost.tools.map(\.name)), schema \(cost.responseSchema?.name ?? "none"): "
+        + "fixed ≈\(session.fixed), room ≈\(session.room) tokens per request")
 
 // Summariser: the shared engine end to end with the offline extractive backend.
 let engine = try SummaryEngine(backend: ExtractiveBackend(), configuration: .init(profile: local))
