@@ -558,11 +558,18 @@ extension ToolRunner.Output {
 }
 
 extension ToolRunner {
-    /// Runs any program (here `script`, to give the tool a terminal).
+    /// Runs any program (here `script`, to give the tool a terminal, or `sh`
+    /// for a pipeline), its standard error merged into its output.
+    ///
+    /// Through `env --default-signal=PIPE`: a test that starts a
+    /// `LocalHTTPServer` ignores SIGPIPE in the whole test process, children
+    /// inherit an ignored signal, and then `yes | head` or `tr` ahead of a
+    /// reader that stops early print "Broken pipe" into the output (which
+    /// tests of these pipelines once failed on, depending on test order).
     static func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", path] + arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
         env["TERM"] = "xterm"
