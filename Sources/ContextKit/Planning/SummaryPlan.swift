@@ -31,6 +31,9 @@ public struct SummaryPlan: Sendable {
     /// Plans summarising `text` (UTF-8) for `profile`, cut by `planner`.
     ///
     /// - Parameters:
+    ///   - text: the text to summarise, as UTF-8 bytes.
+    ///   - profile: the model: its window, overheads and reserve.
+    ///   - planner: cuts the text, counting with the profile's tokenizer.
     ///   - instructions: the instructions sent with every call; nil for none.
     ///   - schema: the output schema, priced as `RequestCost` prices it; it
     ///     also sets the expected summary size.
