@@ -17,6 +17,7 @@ import TestSupport
     struct Answers {
         var reserves: [String: Int] = [:]
         var rooms: [String: Int] = [:]
+        var overheads: [String: Int] = [:]
     }
 
     static func answers(_ options: [String], file: String, schema: String) throws -> Answers {
@@ -38,12 +39,14 @@ import TestSupport
         try #require(plan.status == 0, "\(plan.stderr)")
         let budget = try #require(plan.json()["budget"] as? [String: Any])
         answers.reserves["plan"] = budget["reserve"] as? Int
+        answers.overheads["plan"] = budget["requestOverhead"] as? Int
         answers.rooms["plan"] = budget["room"] as? Int
 
         let priced = try schemaCost.run(["--json", schema] + options)
         try #require(priced.status == 0, "\(priced.stderr)")
         let schemaBudget = try #require((priced.json()["whatIf"] as? [String: Any])?["budget"] as? [String: Any])
         answers.reserves["schema-cost"] = schemaBudget["responseReserve"] as? Int
+        answers.overheads["schema-cost"] = schemaBudget["requestOverhead"] as? Int
         return answers
     }
 
@@ -68,6 +71,8 @@ import TestSupport
         #expect(Set(answers.reserves.values) == [reserve] && answers.reserves.count == 4, "reserves: \(answers.reserves)")
         let rooms = Set(answers.rooms.values)
         #expect(answers.rooms.count == 3 && rooms.count == 1, "rooms differ: \(answers.rooms)")
+        // One request, one message: schema-cost charges the overhead plan and tokcount do.
+        #expect(answers.overheads.count == 2 && Set(answers.overheads.values).count == 1, "overheads differ: \(answers.overheads)")
     }
 
     @Test func textOutputSaysWhichRuleSetTheReserve() throws {

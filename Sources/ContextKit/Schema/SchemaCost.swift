@@ -61,7 +61,10 @@ public struct SchemaCost {
             )
         }
         let budget = TokenBudget(
-            window: settings.contextWindow, requestOverhead: settings.requestOverhead, instructions: instructionsTokens,
+            window: settings.contextWindow,
+            requestOverhead: ModelProfile.Overheads(perRequest: settings.requestOverhead, perMessage: settings.messageOverhead)
+                .request(messages: instructionsTokens > 0 ? 2 : 1),
+            instructions: instructionsTokens,
             schema: total, reserve: settings.responseReserve, isEstimate: settings.isEstimate, reserveSource: settings.reserveSource)
         let fields = priced.fields.sorted {
             ($0.tokens, $0.descriptionTokens) > ($1.tokens, $1.descriptionTokens)

@@ -26,6 +26,9 @@ public struct SchemaCostSettings: Sendable {
     public var contextWindow: Int
     /// Tokens charged per request besides the content (Apple: 22).
     public var requestOverhead: Int
+    /// Tokens charged per message sent (OpenAI: 3); the request's overhead for
+    /// a schema priced with instructions is that of two messages, as `TokenBudget` charges.
+    public var messageOverhead: Int
     /// Tokens to keep free for the answer.
     public var responseReserve: Int
     /// Which rule set `responseReserve` (`TokenBudget.reserve(given:profileReserve:window:)`).
@@ -39,7 +42,7 @@ public struct SchemaCostSettings: Sendable {
     public init(
         profileName: String, tokenizer: Tokenizer, estimate: TokenEstimate? = nil, method: String,
         outputSchemas: SchemaPlacement, tools: SchemaPlacement, framingSource: String, toolFramingSource: String? = nil, outputSchemaNote: String? = nil, toolNote: String? = nil,
-        contextWindow: Int, requestOverhead: Int = 0, responseReserve: Int = 0, reserveSource: TokenBudget.ReserveSource = .given,
+        contextWindow: Int, requestOverhead: Int = 0, messageOverhead: Int = 0, responseReserve: Int = 0, reserveSource: TokenBudget.ReserveSource = .given,
         canLeaveSchemaOutOfPrompt: Bool = false
     ) {
         self.profileName = profileName
@@ -54,6 +57,7 @@ public struct SchemaCostSettings: Sendable {
         self.toolNote = toolNote
         self.contextWindow = contextWindow
         self.requestOverhead = requestOverhead
+        self.messageOverhead = messageOverhead
         self.responseReserve = responseReserve
         self.reserveSource = reserveSource
         self.canLeaveSchemaOutOfPrompt = canLeaveSchemaOutOfPrompt

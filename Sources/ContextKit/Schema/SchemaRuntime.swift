@@ -79,7 +79,7 @@ extension SchemaCostSettings {
         self.init(
             profileName: profile.name, tokenizer: tokenizer, estimate: profile.estimate, method: method,
             outputSchemas: outputSchemas, tools: tools, framingSource: source, toolFramingSource: toolSource, outputSchemaNote: outputNote, toolNote: toolNote,
-            contextWindow: profile.contextWindow, requestOverhead: profile.overheads.perRequest,
+            contextWindow: profile.contextWindow, requestOverhead: profile.overheads.perRequest, messageOverhead: profile.overheads.perMessage,
             responseReserve: reserve.tokens, reserveSource: reserve.source, canLeaveSchemaOutOfPrompt: runtime == .apple)
     }
 }
