@@ -15,9 +15,7 @@ import TokenKit
 // read, and the tokenizer's first call on a file's bytes is timed with
 // "first": true. Later repetitions, the same tokenizer on the same bytes
 // again, are the warm ones. Process start-up is never inside the clock.
-// `--no-warmup` skips the short call (the method bench/run used before; kept
-// to compare the two).
-// Usage: tokbench [--no-warmup] ENCODING|TOKENIZER-FILE count|encode REPEATS FILE...
+// Usage: tokbench ENCODING|TOKENIZER-FILE count|encode REPEATS FILE...
 // (a tokenizer file — .gguf, tokenizer.json, … — times an open model's
 // pipeline, normalizers included)
 
@@ -27,11 +25,9 @@ import TokenKit
 /// `WARMUP` in bench/peers.py.
 let warmUpText = "Hello, world! It's 2026: café, naïve. 你好，世界。こんにちは、世界。안녕하세요.\n    def f(x): return x + 1\n"
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-let warmUp = arguments.first != "--no-warmup"
-if !warmUp { arguments.removeFirst() }
+let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 4, let repeats = Int(arguments[2]), ["count", "encode"].contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: tokbench [--no-warmup] ENCODING|TOKENIZER-FILE count|encode REPEATS FILE...\n".utf8))
+    FileHandle.standardError.write(Data("usage: tokbench ENCODING|TOKENIZER-FILE count|encode REPEATS FILE...\n".utf8))
     exit(2)
 }
 
@@ -55,13 +51,10 @@ let run: (UnsafeBufferPointer<UInt8>) -> Int = { buffer in
     mode == "count" ? tokenizer.count(utf8: buffer) : tokenizer.encodeOrdinary(utf8: buffer).count
 }
 
-var warmupSeconds = 0.0
-if warmUp {
-    let start = now()
-    var text = warmUpText
-    _ = text.withUTF8 { run($0) }
-    warmupSeconds = now() - start
-}
+let warmupStart = now()
+var warmUpBytes = warmUpText
+_ = warmUpBytes.withUTF8 { run($0) }
+let warmupSeconds = now() - warmupStart
 
 var first = true
 for path in arguments[3...] {
