@@ -77,6 +77,20 @@ import Foundation
 ///   85.4 → 42.6 L2 misses per KB. Wall clock: `reports/bench.md`.
 /// - Rejected: huge pages for the tables (`madvise`): no change that the
 ///   VM's noise let us see, and cachegrind does not model the TLB.
+/// - Rejected: seeding the short tables with the vocabulary's tokens of 3
+///   to 16 bytes when a memo is made, as gigatoken seeds its piece table
+///   (tiktoken encodes a piece that is a token as that token, so it is
+///   exact; seeded from the highest id down, so the lowest ranks stay where
+///   more than four tokens share a set). Seeding cl100k's 95,365 such tokens
+///   cost about what the misses it saved did. A/B in one binary, `tokbench
+///   cl100k_base count 2`, first call, CPU ms, three runs each: 1 MB of the
+///   English corpus 5.3–6.8 seeded, 5.0–5.7 not (warm 2.8); 10 MB
+///   30.7–32.1 seeded, 30.1–30.6 not (warm 27.8). Of the 1 MB text's 6,853
+///   distinct pieces of three or more bytes, 5,236 are tokens: a miss is
+///   one encode of a short piece, and a text has few distinct ones. A
+///   seeded image kept in the vocabulary cache would save the seeding but
+///   add 2 MB to checksum at every load, for at most the ~1.5 ms the misses
+///   cost a text's first call.
 /// - CJK, one warm round of 2 MB of the CJK corpus (cachegrind, count,
 ///   instructions a byte / L2 misses per KB, cl100k): the long table lived
 ///   for one call (its entries pointed into the call's text), so a warm pass
