@@ -10,7 +10,7 @@ enum PlanCommand {
     struct Options: CommandOptions {
         var positionals: [String] = []
         var model: String?
-        var url: String?
+        var url: URL?
         var gguf: String?
         var profiles: [String] = []
         var instructions: String?
@@ -41,7 +41,7 @@ enum PlanCommand {
                     "url", value: "URL",
                     help:
                         "Plan for the model an OpenAI-compatible server runs, as ctxkit summarise --backend openai --url does: its window, and with llama.cpp its model file's tokenizer and template when readable here ($OPENAI_API_KEY is sent if set).",
-                    \.url),
+                    \.url, .serverURL),
                 .option("gguf", value: "FILE", help: "With --url: the server's model file (default: the path the server reports). Without --url, give the file with -m.", \.gguf),
                 .repeated("profiles", value: "FILE", help: "Read more model profiles from this JSON file (repeatable).", \.profiles),
                 .option(

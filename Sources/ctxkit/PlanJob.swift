@@ -37,11 +37,8 @@ extension PlanCommand {
             if options.url != nil && options.model != nil {
                 throw UsageError(tool: spec.name, "--url picks the profile from the server; it cannot be combined with -m")
             }
-            if let urlText = options.url {
-                guard let url = URL(string: urlText), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                    throw UsageError(tool: spec.name, "--url wants an http:// or https:// URL, not '\(urlText)'")
-                }
-                let apiKey = ProcessInfo.processInfo.environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+            if let url = options.url {
+                let apiKey = ServerEnvironment.apiKey(given: nil)
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 let chosen = try await ServerProfile.resolveForCommand(
                     url: url, apiKey: apiKey, serverModel: nil, gguf: options.gguf,

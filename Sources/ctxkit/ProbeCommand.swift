@@ -10,7 +10,7 @@ enum ProbeCommand {
     /// The command line, typed: every option declared once, with its help.
     struct Options: CommandOptions {
         var positionals: [String] = []
-        var url: String?
+        var url: URL?
         var gguf: String?
         var model: String?
         var apiKey: String?
@@ -24,7 +24,7 @@ enum ProbeCommand {
 
         static var declarations: [OptionDeclaration<Self>] {
             [
-                .option("url", value: "URL", help: "The server, e.g. http://127.0.0.1:8080.", \.url),
+                .option("url", value: "URL", help: "The server, e.g. http://127.0.0.1:8080.", \.url, .serverURL),
                 .option("gguf", value: "FILE", help: "The model's GGUF: predicts prompt tokens with its tokenizer and chat template.", \.gguf),
                 .option("model", value: "NAME", help: "Model name to send (servers that host several).", \.model),
                 .option("api-key", value: "KEY", help: "Bearer token (or set OPENAI_API_KEY).", \.apiKey),
@@ -52,7 +52,7 @@ enum ProbeCommand {
     static func run(_ arguments: [String]) async -> ExitCode {
         await CommandRunner.run(spec, arguments) { options in
             if let path = options.whereFile { return try whereCommand(path, options) }
-            guard let url = options.url.flatMap(URL.init(string:)) else {
+            guard let url = options.url else {
                 throw UsageError(tool: spec.name, "give --url URL (a server to measure) or --where FILE (offline)")
             }
             return try await serverCommand(url, options)
@@ -110,7 +110,7 @@ enum ProbeCommand {
     }
 
     private static func serverCommand(_ url: URL, _ options: Options) async throws -> ExitCode {
-        let apiKey = options.apiKey ?? ProcessInfo.processInfo.environment["OPENAI_API_KEY"]
+        let apiKey = ServerEnvironment.apiKey(given: options.apiKey)
         try await ServerProfile.requireReachable(url, apiKey: apiKey)
         let client = OpenAICompatibleClient(baseURL: url, apiKey: apiKey)
         let predictor = try options.gguf.map { try PromptPredictor(gguf: URL(fileURLWithPath: $0)) }

@@ -14,7 +14,7 @@ enum SummariseCommand {
     struct Options: CommandOptions {
         var positionals: [String] = []
         var backend: Backend?
-        var url: String?
+        var url: URL?
         var serverModel: String?
         var apiKey: String?
         var model: String?
@@ -35,7 +35,7 @@ enum SummariseCommand {
         static var declarations: [OptionDeclaration<Self>] {
             [
                 .choice("backend", short: "b", value: "NAME", help: "extractive (default: built in, no model needed) or openai (an OpenAI-compatible server at --url).", \.backend),
-                .option("url", value: "URL", help: "With --backend openai: the server's base URL (default: $OPENAI_BASE_URL, else http://127.0.0.1:8080).", \.url),
+                .option("url", value: "URL", help: "With --backend openai: the server's base URL (default: $OPENAI_BASE_URL, else http://127.0.0.1:8080).", \.url, .serverURL),
                 .option("server-model", value: "NAME", help: "With --backend openai: the request's \"model\" field (default: none, which llama-server accepts).", \.serverModel),
                 .option("api-key", value: "KEY", help: "With --backend openai: the bearer token (default: $OPENAI_API_KEY).", \.apiKey),
                 .option(
@@ -168,13 +168,9 @@ enum SummariseCommand {
             sampling.seed = options.seed
 
             if isOpenAI {
-                let environment = ProcessInfo.processInfo.environment
-                let urlText = options.url ?? environment["OPENAI_BASE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://127.0.0.1:8080"
-                guard let url = URL(string: urlText), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                    throw UsageError(tool: spec.name, "--url wants an http:// or https:// URL, not '\(urlText)'")
-                }
+                let url = try ServerEnvironment.baseURL(given: options.url, tool: spec.name)
                 let timeout = options.timeout ?? 600
-                let apiKey = options.apiKey ?? environment["OPENAI_API_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+                let apiKey = ServerEnvironment.apiKey(given: options.apiKey)
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
                 var counting = OpenAICompatibleBackend.PromptCounting.none
                 if options.model == nil {

@@ -18,7 +18,7 @@ enum TranscriptCommand {
         var document: [String] = []
         var answer: [String] = []
         var turns: Int?
-        var url: String?
+        var url: URL?
         var serverModel: String?
         var timeout: Int?
         var csv = false
@@ -35,7 +35,9 @@ enum TranscriptCommand {
                 .option(
                     "turns", short: "n", value: "N", help: "Turns to show (default: the number of documents given, or until two turns past the overflow).", \.turns,
                     .integer(minimum: 1)),
-                .option("url", value: "URL", help: "Run the conversation against this OpenAI-compatible server (/v1/chat/completions) and show its measured prompt_tokens.", \.url),
+                .option(
+                    "url", value: "URL", help: "Run the conversation against this OpenAI-compatible server (/v1/chat/completions) and show its measured prompt_tokens.", \.url,
+                    .serverURL),
                 .option("server-model", value: "NAME", help: "With --url: the request's \"model\" field (default: \"default\").", \.serverModel),
                 .option("timeout", value: "SECONDS", help: "With --url: seconds to wait for each answer (default: 300).", \.timeout, .integer(minimum: 1)),
                 .flag("csv", help: "Print CSV instead of a table.", \.csv)
@@ -183,12 +185,9 @@ enum TranscriptCommand {
     // MARK: --url
 
     static func live(
-        url: String, options: Options, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
+        url endpoint: URL, options: Options, profile: ModelProfile, counter: MeasuredTokenizer, instructions: Size?,
         documents: [Size], answers: [Size], turns given: Int?
     ) async throws -> ExitCode {
-        guard let endpoint = URL(string: url), endpoint.scheme == "http" || endpoint.scheme == "https" else {
-            throw UsageError(tool: spec.name, "--url wants an http(s) URL such as http://127.0.0.1:8080, not '\(url)'")
-        }
         if answers.count > 1 { throw UsageError(tool: spec.name, "with --url the model writes the answers; give one -a/--answer size (its max_tokens)") }
         let maxTokens = max(1, answers[0].tokens(counter))
         let timeout = Double(options.timeout ?? 300)

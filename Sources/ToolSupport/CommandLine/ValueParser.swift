@@ -1,3 +1,4 @@
+import Foundation
 import Render
 
 /// How an option's text becomes its value, and what to say when it cannot.
@@ -47,6 +48,18 @@ extension ValueParser where Value == Int {
 
     /// The largest number of tokens an option takes: 2^40 (1,099,511,627,776).
     package static var largestTokenCount: Int { 1 << 40 }
+}
+
+extension ValueParser where Value == URL {
+    /// A server's base URL: `http://` or `https://` and a host, the one
+    /// check every command's `--url` makes.
+    package static var serverURL: Self {
+        Self(expected: "an http:// or https:// URL") { text in
+            URL(string: text).flatMap { url in
+                ["http", "https"].contains(url.scheme?.lowercased() ?? "") && url.host?.isEmpty == false ? url : nil
+            }
+        }
+    }
 }
 
 extension ValueParser where Value == UInt64 {
