@@ -30,6 +30,25 @@ import TestSupport
         #expect(out.stdout.isEmpty, "\(out.stdout)")
     }
 
+    /// One `--url` parser for every command, and `$OPENAI_BASE_URL` held to
+    /// it: probe took any string `URL(string:)` accepted, and transcript had
+    /// words of its own.
+    @Test(arguments: [
+        ["plan", "doc.txt"], ["summarise", "doc.txt", "--backend", "openai"], ["probe"], ["transcript"]
+    ])
+    func aURLThatIsNotHTTPIsAUsageErrorInEveryCommand(command: [String]) throws {
+        let dir = try document()
+        for url in ["ftp://127.0.0.1:8080", "127.0.0.1:8080", "http://"] {
+            let out = try ctxkit.run(command + ["--url", url], in: dir.url)
+            #expect(out.status == 2, "\(url): \(out.stdout)\(out.stderr)")
+            #expect(out.stderr.hasPrefix("ctxkit \(command[0]): --url wants an http:// or https:// URL, not '\(url)'"), "\(out.stderr)")
+        }
+        let environment = try ctxkit.run(
+            ["summarise", "doc.txt", "--backend", "openai"], environment: ["OPENAI_BASE_URL": "localhost:8080"], in: dir.url)
+        #expect(environment.status == 2, "\(environment.stderr)")
+        #expect(environment.stderr.contains("$OPENAI_BASE_URL wants an http:// or https:// URL, not 'localhost:8080'; set it to one, or give --url"), "\(environment.stderr)")
+    }
+
     @Test(arguments: ["plan", "summarise"])
     func bytesThatAreNotUTF8AreRefusedAlikeByPlanAndSummarise(command: String) throws {
         let dir = try TempDir()
