@@ -44,7 +44,9 @@ public struct ChatTemplate: Sendable {
         messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
         extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil
     ) throws -> String {
-        try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: false).text
+        var out = TemplateOutput(comparingWith: nil)
+        _ = try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: false, into: &out)
+        return out.text
     }
 
     /// `render(messages:addGenerationPrompt:bosToken:eosToken:extra:limits:)`,
@@ -55,13 +57,30 @@ public struct ChatTemplate: Sendable {
         messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
         extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil
     ) throws -> (text: String, layout: ChatTemplateLayout?) {
-        try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: true)
+        var out = TemplateOutput(comparingWith: nil)
+        let layout = try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: true, into: &out)
+        return (out.text, layout)
+    }
+
+    /// The length in UTF-8 bytes of what
+    /// `render(messages:addGenerationPrompt:bosToken:eosToken:extra:limits:)`
+    /// gives, when that text begins `text`; nil when it does not. The
+    /// rendering is compared with `text` as it is written and never built, so
+    /// checking that a shorter conversation's prompt begins a whole one holds
+    /// no second copy of a huge message.
+    public func renderedLength(
+        ifPrefixOf text: String, messages: [Message], addGenerationPrompt: Bool = true, bosToken: String = "", eosToken: String = "",
+        extra: [String: TemplateValue] = [:], limits: ChatTemplateLimits? = nil
+    ) throws -> Int? {
+        var out = TemplateOutput(comparingWith: text)
+        _ = try render(messages, addGenerationPrompt, bosToken, eosToken, extra, limits, recordingLayout: false, into: &out)
+        return out.isPrefix ? out.count : nil
     }
 
     private func render(
         _ messages: [Message], _ addGenerationPrompt: Bool, _ bosToken: String, _ eosToken: String,
-        _ extra: [String: TemplateValue], _ limits: ChatTemplateLimits?, recordingLayout: Bool
-    ) throws -> (text: String, layout: ChatTemplateLayout?) {
+        _ extra: [String: TemplateValue], _ limits: ChatTemplateLimits?, recordingLayout: Bool, into out: inout TemplateOutput
+    ) throws -> ChatTemplateLayout? {
         let variables: [String: TemplateValue] = [
             "messages": .array(messages.map { .object([("role", .string($0.role)), ("content", .string($0.content))]) }),
             "add_generation_prompt": .bool(addGenerationPrompt),
@@ -69,13 +88,53 @@ public struct ChatTemplate: Sendable {
             "eos_token": .string(eosToken)
         ].merging(extra) { _, new in new }
         var values = 0, bytes = 0
-        if limits == nil { for v in variables.values { v.measure(values: &values, bytes: &bytes) } }
+        for v in variables.values { v.measure(values: &values, bytes: &bytes) }
+        // A prompt is mostly the variables' text: room for it and the template's
+        // framing, reserved up front, spares a huge message's prompt the copy
+        // that growing the string makes (both copies alive at once). Pages
+        // reserved and never written take no memory.
+        out.reserve(bytes + bytes / 8 + 4096)
         var renderer = TemplateRenderer(limits: limits ?? .scaled(values: values, bytes: bytes))
         renderer.scopes = [variables]
         if recordingLayout, case .array(let items) = variables["messages"] { renderer.recorder = LayoutRecorder(messages: items) }
-        var out = ""
         try renderer.render(nodes, into: &out)
-        return (out, renderer.recorder?.layout)
+        return renderer.recorder?.layout
+    }
+}
+
+/// Where a rendering's text goes: built into `text`, or compared with an
+/// expected text as it is written and not kept.
+struct TemplateOutput {
+    /// The text written, when it is built.
+    private(set) var text = ""
+    /// How many UTF-8 bytes were written.
+    private(set) var count = 0
+    /// The text the output is compared with; nil when it is built.
+    private let expected: String?
+    /// Whether what was written so far begins `expected`.
+    private(set) var isPrefix = true
+
+    init(comparingWith expected: String?) { self.expected = expected }
+
+    /// Makes room for `bytes` of text, when the text is built.
+    mutating func reserve(_ bytes: Int) {
+        if expected == nil { text.reserveCapacity(bytes) }
+    }
+
+    /// Writes `t`: adds it to the text, or compares it with the expected text where the output has got to.
+    mutating func append(_ t: String) {
+        defer { count += t.utf8.count }
+        guard let expected else {
+            text += t
+            return
+        }
+        guard isPrefix else { return }
+        let whole = expected.utf8
+        guard count + t.utf8.count <= whole.count else {
+            isPrefix = false
+            return
+        }
+        isPrefix = whole[whole.index(whole.startIndex, offsetBy: count)...].starts(with: t.utf8)
     }
 }
 
@@ -236,14 +295,17 @@ struct TemplateRenderer {
         }
     }
 
-    mutating func render(_ nodes: some Collection<TemplateNode>, into out: inout String) throws {
+    mutating func render(_ nodes: some Collection<TemplateNode>, into out: inout TemplateOutput) throws {
         for node in nodes {
             if case .located = node {} else { try charge() }
             switch node {
             case .text(let t):
-                try write(t, into: &out)
+                try write([t], into: &out)
             case .output(let e):
-                try write(try text(try evaluate(e)), into: &out)
+                switch try evaluateJoining(e) {
+                case .strings(let pieces, _): try write(pieces, into: &out)
+                case .value(let v): try write([try text(v)], into: &out)
+                }
             case let .conditional(branches, otherwise):
                 var taken: [TemplateNode]? = nil
                 for (condition, body) in branches where try evaluate(condition).isTruthy {
@@ -277,22 +339,53 @@ struct TemplateRenderer {
         }
     }
 
-    /// Appends `t` to the prompt unless that would pass `limits.outputBytes`.
-    private mutating func write(_ t: String, into out: inout String) throws {
-        let total = out.utf8.count + t.utf8.count
-        if total > limits.outputBytes {
+    /// Appends `pieces` to the prompt unless that would pass `limits.outputBytes`.
+    private mutating func write(_ pieces: [String], into out: inout TemplateOutput) throws {
+        let bytes = pieces.reduce(0) { $0 + $1.utf8.count }
+        if out.count + bytes > limits.outputBytes {
             throw ChatTemplateError(
                 message:
                     "the template's output would pass \(limits.outputBytes) bytes, the limit for this conversation (real templates write the messages and a few hundred bytes per message): it repeats text without end or is hostile; \(Self.advice)"
             )
         }
-        try charge(t.utf8.count / 256)
-        out += t
+        try charge(bytes / 256)
+        for piece in pieces { out.append(piece) }
+    }
+
+    /// A value, or the strings that joined make it.
+    private enum Joined {
+        case value(TemplateValue)
+        case strings([String], bytes: Int)
+    }
+
+    /// `evaluate(e)`, but a chain of `+` or `~` that joins strings gives the
+    /// strings unjoined, for an output to write one after the other:
+    /// `{{ '<|im_start|>' + role + '\n' + content + '<|im_end|>' }}` would
+    /// otherwise build a string as long as the message at each `+`, two alive
+    /// at once beside the message and the prompt. Steps and limits are
+    /// charged as joining them would charge.
+    private mutating func evaluateJoining(_ e: TemplateExpression) throws -> Joined {
+        guard case let .binary(op, l, r) = e, op == "+" || op == "~" else { return .value(try evaluate(e)) }
+        try charge()
+        let left = try evaluateJoining(l)
+        let b = try evaluate(r)
+        var pieces: [String], bytes: Int
+        switch left {
+        case let .strings(p, n): (pieces, bytes) = (p, n)
+        case .value(.string(let s)): (pieces, bytes) = ([s], s.utf8.count)
+        case .value(let a): return .value(try binary(op, a, b))
+        }
+        guard case .string(let y) = b else { return .value(try binary(op, .string(pieces.joined()), b)) }
+        let total = bytes + y.utf8.count
+        if total >= 256 { try charge(total / 256) }  // what `binary` charges for reading the two strings
+        try checkString(total, "\(Self.brief(.string(pieces.joined()))) \(op) \(Self.brief(b))")
+        pieces.append(y)
+        return .strings(pieces, bytes: total)
     }
 
     private mutating func renderLoop(
         _ variables: [String], _ sequence: TemplateValue, _ filter: TemplateExpression?, _ body: [TemplateNode],
-        _ otherwise: [TemplateNode], into out: inout String
+        _ otherwise: [TemplateNode], into out: inout TemplateOutput
     ) throws {
         var items: [TemplateValue]
         switch sequence {
@@ -311,7 +404,7 @@ struct TemplateRenderer {
             firstMessage = first
             recorder!.first = first
             recorder!.starts = Array(repeating: nil, count: recorder!.messages.count)
-            recorder!.loopStart = out.utf8.count
+            recorder!.loopStart = out.count
         }
         // The position in `sequence` of each item kept.
         var positions = Array(items.indices)
@@ -332,14 +425,14 @@ struct TemplateRenderer {
         defer { loopDepth -= 1 }
         defer {
             if firstMessage != nil {
-                recorder!.loopEnd = out.utf8.count
+                recorder!.loopEnd = out.count
                 // A loop that wrote nothing (one that only looks for the last user message) is not the one.
                 if recorder!.loopEnd == recorder!.loopStart { recorder!.first = nil }
             }
         }
         if items.isEmpty { try render(otherwise, into: &out); return }
         for (index, item) in items.enumerated() {
-            if let firstMessage { recorder!.starts[firstMessage + positions[index]] = out.utf8.count }
+            if let firstMessage { recorder!.starts[firstMessage + positions[index]] = out.count }
             var scope = bind(variables, item)
             scope["loop"] = .object([
                 ("index", .int(index + 1)), ("index0", .int(index)), ("first", .bool(index == 0)),

@@ -263,46 +263,72 @@ public struct JSONParser {
             highBits |= byte
             index += 1
         }
-        var out = Array(bytes[(start + 1)..<index])
-        while true {
-            guard index < bytes.count else {
-                index = start
-                throw error("unterminated string (no closing '\"')")
+        // An escape: the text is unescaped straight into the string's storage,
+        // sized by the distance to the closing quote (an escape is never
+        // shorter than what it stands for), so a huge string is held once beside
+        // the input rather than also in a growing buffer that is then copied.
+        var end = index
+        while end < bytes.count && bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+        var failure: JSONParseError?
+        let text = String(unsafeUninitializedCapacity: min(end, bytes.count) - (start + 1)) { out in
+            var written = 0
+            func append(_ byte: UInt8) {
+                out[written] = byte
+                written += 1
             }
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                guard let text = String(validating: out, as: UTF8.self) else {
-                    index = start
-                    throw error("the string is not valid UTF-8")
+            for byte in bytes[(start + 1)..<index] { append(byte) }
+            do throws(JSONParseError) {
+                while true {
+                    guard index < bytes.count else {
+                        index = start
+                        throw error("unterminated string (no closing '\"')")
+                    }
+                    let byte = bytes[index]
+                    switch byte {
+                    case UInt8(ascii: "\""):
+                        index += 1
+                        // What `String(validating:)` refuses; this initializer would repair it instead.
+                        guard Self.isValidUTF8(UnsafeBufferPointer(rebasing: out[..<written])) else {
+                            index = start
+                            throw error("the string is not valid UTF-8")
+                        }
+                        return written
+                    case UInt8(ascii: "\\"):
+                        index += 1
+                        UTF8.encode(try parseEscape(), into: append)
+                    case 0..<0x20:
+                        throw error("control character U+\(hex4(UInt32(byte))) inside a string; write it as an escape such as \\n or \\u\(hex4(UInt32(byte)))")
+                    default:
+                        append(byte)
+                        index += 1
+                    }
                 }
-                return text
-            case UInt8(ascii: "\\"):
-                index += 1
-                try parseEscape(into: &out)
-            case 0..<0x20:
-                throw error("control character U+\(hex4(UInt32(byte))) inside a string; write it as an escape such as \\n or \\u\(hex4(UInt32(byte)))")
-            default:
-                out.append(byte)
-                index += 1
+            } catch {
+                failure = error
+                return 0
             }
         }
+        if let failure { throw failure }
+        return text
     }
 
-    private mutating func parseEscape(into out: inout [UInt8]) throws(JSONParseError) {
+    /// Whether `bytes` are UTF-8 as `String(validating:)` takes it, checked without a copy.
+    private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !transcode(bytes.makeIterator(), from: UTF8.self, to: UTF8.self, stoppingOnError: true) { _ in }
+    }
+
+    /// The character an escape (after its backslash) stands for.
+    private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
         guard index < bytes.count else { throw error("unterminated escape sequence") }
         let byte = bytes[index]
         index += 1
         switch byte {
-        case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-        case UInt8(ascii: "/"): out.append(UInt8(ascii: "/"))
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
             var scalar = try parseHex4()
             if (0xD800...0xDBFF).contains(scalar) {
@@ -318,7 +344,7 @@ public struct JSONParser {
             } else if (0xDC00...0xDFFF).contains(scalar) {
                 throw error("lone low surrogate \\u\(hex4(scalar))")
             }
-            out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+            return Unicode.Scalar(scalar)!
         default:
             index -= 2
             throw error("invalid escape \\\(describeByte(byte)); valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")

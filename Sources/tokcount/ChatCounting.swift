@@ -26,8 +26,8 @@ enum ChatCounting {
         for path in paths {
             var outcome = Outcome(path: path)
             do {
-                let bytes = try WholeInput.read(path)
-                let conversation = try Conversation(json: bytes)
+                // The file's bytes go as soon as they are parsed: a huge message is held once, not twice, while it is rendered.
+                let conversation = try Conversation(json: WholeInput.read(path))
                 let count = try counter.count(conversation)
                 outcome.conversation = conversation
                 outcome.count = count

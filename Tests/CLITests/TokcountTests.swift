@@ -561,11 +561,12 @@ extension ToolRunner {
     /// Runs any program (here `script`, to give the tool a terminal, or `sh`
     /// for a pipeline), its standard error merged into its output.
     ///
-    /// Through `env --default-signal=PIPE`: a test that starts a
-    /// `LocalHTTPServer` ignores SIGPIPE in the whole test process, children
-    /// inherit an ignored signal, and then `yes | head` or `tr` ahead of a
-    /// reader that stops early print "Broken pipe" into the output (which
-    /// tests of these pipelines once failed on, depending on test order).
+    /// Through `env --default-signal=PIPE`: children inherit an ignored
+    /// SIGPIPE, and then `yes | head` or `tr` ahead of a reader that stops
+    /// early print "Broken pipe" into the output the tests parse. The test
+    /// process itself no longer ignores it (`LocalHTTPServer` once did, and
+    /// these tests failed depending on test order), but whatever starts the
+    /// tests may.
     static func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

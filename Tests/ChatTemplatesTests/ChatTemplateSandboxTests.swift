@@ -128,6 +128,26 @@ struct ChatTemplateSandboxTests {
                 == "bba -a-b- eee ")
     }
 
+    @Test func anOutputOfJoinedStringsIsWrittenAsTheirJoinedValue() throws {
+        // Written piece by piece (no string as long as the message is built), with the values and errors of joining.
+        #expect(try Self.rendered("{{ 'a' + 'b' ~ 1 ~ 'c' }}|{{ 1 + 2 ~ 'x' }}|{{ [1] + [2] }}|{{ 'é' ~ none }}") == "ab1c|3x|[1, 2]|éNone")
+        #expect(try Self.failure("{{ 'a' + 'b' + 1 }}").hasPrefix("line 1: cannot apply + to \"ab\" and 1"))
+        let limits = ChatTemplateLimits(outputBytes: 1 << 20, iterations: 1000, steps: 1 << 24)
+        let message = try Self.failure("{{ 'x' * 600000 + 'y' + 'x' * 600000 }}", limits: limits)
+        #expect(message.hasPrefix("line 1: \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" + \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…\" would build a string of 1200001 bytes"))
+    }
+
+    @Test func aRenderingIsComparedWithATextWithoutBuildingIt() throws {
+        let template = try ChatTemplate("{% for m in messages %}{{ '<' + m.role + '>' + m.content + '</>' }}{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}")
+        let first = ChatTemplate.Message(role: "user", content: "héllo"), second = ChatTemplate.Message(role: "assistant", content: "hi")
+        let whole = try template.render(messages: [first, second])
+        let shorter = try template.render(messages: [first], addGenerationPrompt: false)
+        #expect(try template.renderedLength(ifPrefixOf: whole, messages: [first], addGenerationPrompt: false) == shorter.utf8.count)
+        #expect(try template.renderedLength(ifPrefixOf: whole, messages: [first, second]) == whole.utf8.count)
+        #expect(try template.renderedLength(ifPrefixOf: whole, messages: [second], addGenerationPrompt: false) == nil)
+        #expect(try template.renderedLength(ifPrefixOf: shorter, messages: [first, second]) == nil)
+    }
+
     @Test func outputPastTheLimitIsAnError() throws {
         let message = try Self.failure("{% for i in range(1000) %}{{ 'x' * 100000 }}{% endfor %}")
         #expect(message.hasPrefix("line 1: the template's output would pass \(Self.empty.outputBytes) bytes"))

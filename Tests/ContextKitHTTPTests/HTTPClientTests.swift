@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 import TestSupport
+
 @testable import ContextKitHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The client against `LocalHTTPServer`s that answer as the test writes.
 /// Time limits are generous because the test machine is shared; they catch
@@ -126,6 +133,29 @@ import TestSupport
         let keyed = HTTPClient(timeout: 10, headers: ["Authorization": "Bearer key"])
         _ = try await keyed.fetch(keyed.request(server.url), within: 60, limit: 10)
         #expect(server.requests.first?.headers["authorization"] == "Bearer key")
+    }
+
+    /// A server that hangs up while a large request body is still being sent
+    /// makes the send fail, not the process end of SIGPIPE: the client sends
+    /// with MSG_NOSIGNAL (SO_NOSIGPIPE on Apple platforms), and nothing in the
+    /// test process ignores the signal for it.
+    @Test func aServerThatHangsUpDuringTheRequestIsAFailureNotSIGPIPE() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(listening)
+        // Accepts one connection and closes it at once, its request unread.
+        Thread { close(accept(listener, nil, nil)) }.start()
+        let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1/chat/completions")!
+        let body = Data(repeating: UInt8(ascii: "x"), count: 64 << 20)
+        let failure = await failure { _ = try await client.fetch(client.request(url, method: "POST", body: body), within: 60, limit: 10) }
+        #expect(failure != nil)
     }
 
     @Test func aClosedPortIsUnreachable() async {

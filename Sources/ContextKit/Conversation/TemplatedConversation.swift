@@ -35,17 +35,40 @@ struct TemplatedConversation {
     }
 
     private func renderTemplate(_ messages: [ChatMessage], tools: Bool, opened: Bool, layout: Bool) throws(ConversationError) -> (text: String, boundaries: [Int]?) {
-        var extra: [String: TemplateValue] = ["messages": .array(messages.map(Self.value))]
-        if tools && !conversation.tools.isEmpty { extra["tools"] = .array(conversation.tools.map(Self.value)) }
-        do {
-            let template = predictor.template
+        let template = predictor.template, extra = variables(messages, tools: tools)
+        return try Self.converting { () throws -> (text: String, boundaries: [Int]?) in
             if layout {
                 let (text, found) = try template.renderWithLayout(
-                    messages: [], addGenerationPrompt: opened, bosToken: predictor.bosToken,
-                    eosToken: predictor.eosToken, extra: extra)
+                    messages: [], addGenerationPrompt: opened, bosToken: predictor.bosToken, eosToken: predictor.eosToken, extra: extra)
                 return (text, found?.boundaries)
             }
             return (try template.render(messages: [], addGenerationPrompt: opened, bosToken: predictor.bosToken, eosToken: predictor.eosToken, extra: extra), nil)
+        }
+    }
+
+    /// How long the prompt for `messages` is (no tools, the assistant's turn
+    /// not opened), when it begins `bare`; nil when it does not. The rendering
+    /// is compared with `bare` as it is written, never built: for one huge
+    /// message it would be a second copy of the prompt.
+    private func prefixLength(_ messages: [ChatMessage], of bare: String) throws(ConversationError) -> Int? {
+        let template = predictor.template, extra = variables(messages, tools: false)
+        return try Self.converting {
+            try template.renderedLength(
+                ifPrefixOf: bare, messages: [], addGenerationPrompt: false, bosToken: predictor.bosToken, eosToken: predictor.eosToken, extra: extra)
+        }
+    }
+
+    /// The template's variables for `messages`, and the conversation's tools when `tools`.
+    private func variables(_ messages: [ChatMessage], tools: Bool) -> [String: TemplateValue] {
+        var extra: [String: TemplateValue] = ["messages": .array(messages.map(Self.value))]
+        if tools && !conversation.tools.isEmpty { extra["tools"] = .array(conversation.tools.map(Self.value)) }
+        return extra
+    }
+
+    /// `body`'s result, a rendering's error thrown as `ConversationError.templateFailed`.
+    private static func converting<T>(_ body: () throws -> T) throws(ConversationError) -> T {
+        do {
+            return try body()
         } catch let error as ChatTemplateError {
             throw .templateFailed(reason: error.message)
         } catch {
@@ -72,11 +95,6 @@ struct TemplatedConversation {
         return count
     }
 
-    /// Whether `part` is the start of `whole`, compared as UTF-8 bytes.
-    private static func starts(_ whole: String, with part: String) -> Bool {
-        part.utf8.count <= whole.utf8.count && whole.utf8.starts(with: part.utf8)
-    }
-
     /// The most messages for which the prefix renderings may all be made
     /// (`ends(byPrefixesOf:bare:)`, and each prefix tokenized for a template
     /// that renders a prefix differently): their cost grows as the square of
@@ -97,14 +115,14 @@ struct TemplatedConversation {
         var ends: [Int] = []
         for k in 0...messages.count {
             // A prefilled last message ends where the prompt ends.
-            let part = k == messages.count && messages.last?.role == .assistant ? bare : try render(Array(messages[..<k]), tools: false, opened: false)
-            if !Self.starts(bare, with: part) || (ends.last.map { part.utf8.count < $0 } ?? false) {
+            let length = k == messages.count && messages.last?.role == .assistant ? bare.utf8.count : try prefixLength(Array(messages[..<k]), of: bare)
+            guard let length, ends.last.map({ length >= $0 }) ?? true else {
                 // A template that writes its default system prompt when there are no
                 // messages (it reads messages[0]) places nothing: the first message starts the prompt.
                 if k == 0 { ends.append(0); continue }
                 return nil
             }
-            ends.append(part.utf8.count)
+            ends.append(length)
         }
         return ends
     }
@@ -115,14 +133,12 @@ struct TemplatedConversation {
     /// the prefixes `checkpoints` picks beyond; nil when one disagrees. The
     /// checks are a bounded number of renderings, so this is linear in the conversation.
     func ends(byLayout boundaries: [Int], of messages: [ChatMessage], bare: String) throws(ConversationError) -> [Int]? {
-        let empty = try render([], tools: false, opened: false)
         var ends = boundaries
-        ends[0] = Self.starts(bare, with: empty) ? empty.utf8.count : 0
+        ends[0] = try prefixLength([], of: bare) ?? 0
         guard zip(ends, ends.dropFirst()).allSatisfy({ $0 <= $1 }), ends.last! <= bare.utf8.count else { return nil }
         let prefill = messages.last?.role == .assistant
         for k in Self.checkpoints(messages) where !(k == messages.count && prefill) {
-            let part = try render(Array(messages[..<k]), tools: false, opened: false)
-            guard part.utf8.count == ends[k], Self.starts(bare, with: part) else { return nil }
+            guard try prefixLength(Array(messages[..<k]), of: bare) == ends[k] else { return nil }
         }
         return ends
     }
