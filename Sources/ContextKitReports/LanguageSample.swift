@@ -1,4 +1,5 @@
 import ContextKit
+import ContextKitJSON
 import Foundation
 
 /// A text in one language, as density measures it: a parallel-corpus file or
@@ -38,7 +39,7 @@ package struct LanguageSample: Sendable, Equatable {
             let sidecarURL = directory.appendingPathComponent(tag + ".json")
             let sidecar: Sidecar
             do {
-                sidecar = try JSONDecoder().decode(Sidecar.self, from: Data(contentsOf: sidecarURL))
+                sidecar = try JSONParser.decode(Sidecar.self, from: [UInt8](Data(contentsOf: sidecarURL)))
             } catch {
                 throw MeasurementError.unreadable(
                     path: sidecarURL.path, reason: "every corpus text needs a JSON sidecar with \"language\", \"tag\" and \"script\" (see corpora/README.md): \(error)")

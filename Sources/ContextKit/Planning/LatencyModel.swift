@@ -1,3 +1,4 @@
+import ContextKitJSON
 import Foundation
 import TokenKit
 
@@ -117,14 +118,14 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     package static func load(profile: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> LatencyModel {
         guard let path = measuredPath(profile: profile, environment: environment),
             let data = FileManager.default.contents(atPath: path),
-            let model = try? JSONDecoder().decode(LatencyModel.self, from: data)
+            let model = try? JSONParser.decode(LatencyModel.self, from: [UInt8](data))
         else { return .fieldNotes }
         return model
     }
 
     /// Reads figures from a file (`--latency FILE`).
     package static func load(contentsOf url: URL) throws -> LatencyModel {
-        try JSONDecoder().decode(LatencyModel.self, from: Data(contentsOf: url))
+        try JSONParser.decode(LatencyModel.self, from: [UInt8](Data(contentsOf: url)))
     }
 
     /// Writes the figures where `load(profile:)` finds them (the summariser

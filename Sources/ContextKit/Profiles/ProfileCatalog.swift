@@ -1,3 +1,4 @@
+import ContextKitJSON
 import Foundation
 import Render
 import TokenKit
@@ -84,7 +85,8 @@ public struct ProfileCatalog: Sendable {
         }
         let file: ProfileFile
         do {
-            file = try JSONDecoder().decode(ProfileFile.self, from: data)
+            // Profiles are `Codable` (apps store them); the one JSON reader reads the file first.
+            file = try JSONParser.decode(ProfileFile.self, from: [UInt8](data))
         } catch let error as DecodingError {
             throw ProfileError.malformed(path: url.path, reason: Self.explain(error))
         } catch {

@@ -1,3 +1,5 @@
+import ContextKit
+
 /// Tells a summary from a copy of its input.
 ///
 /// The field notes found prose summaries copying the input almost verbatim in
@@ -92,12 +94,7 @@ public struct CopyDetector: Sendable {
         return words
     }
 
-    static func isCJK(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0x20000...0x2FA1F:
-            return true
-        default:
-            return false
-        }
-    }
+    /// Kana, a CJK ideograph or a hangul syllable: ContextKit's one
+    /// definition (`TextStats.isCJK`), which the density figures count by.
+    static func isCJK(_ scalar: Unicode.Scalar) -> Bool { TextStats.isCJK(scalar.value) }
 }

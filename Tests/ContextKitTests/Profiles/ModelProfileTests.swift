@@ -63,6 +63,21 @@ import Testing
         #expect { try catalog.profile(named: "nope") } throws: { "\($0)".contains("known profiles: apple-on-device") }
     }
 
+    /// A profile file is read by the one JSON reader: a repeated key gives
+    /// its last value, as the servers and Python's `json` read one
+    /// (Foundation's decoder alone kept the first), and a text that is not
+    /// JSON says where it stops being JSON.
+    @Test func aRepeatedKeyInAProfileFileTakesItsLastValue() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("repeated-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"profiles": [{"name": "twice", "contextWindow": 1000, "tokenizer": {"encoding": "cl100k_base"}, "contextWindow": 2000}]}"#.utf8).write(to: file)
+        var catalog = try ProfileCatalog.builtIn()
+        try catalog.merge(contentsOf: file)
+        #expect(try catalog.profile(named: "twice").contextWindow == 2000)
+        try Data(#"{"profiles": [{"name": "x",}]}"#.utf8).write(to: file)
+        #expect { try catalog.merge(contentsOf: file) } throws: { "\($0)".contains("line 1, column") }
+    }
+
     @Test func theXDGConfigFileIsRead() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("xdg-\(UUID())")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("contextkit"), withIntermediateDirectories: true)
