@@ -27,10 +27,10 @@ public enum ChatFraming: Sendable {
     ///   template cannot be parsed; what `PromptPredictor(gguf:)` throws.
     public static func inferred(for profile: ModelProfile) throws -> ChatFraming {
         if case .file(let path) = profile.tokenizer, path.lowercased().hasSuffix(".gguf"),
-            (try? GGUFFile(contentsOf: URL(fileURLWithPath: path)))?.chatTemplate != nil
+            let file = try? GGUFFile(contentsOf: URL(fileURLWithPath: path)), file.chatTemplate != nil
         {
             do {
-                return .template(try PromptPredictor(gguf: URL(fileURLWithPath: path)))
+                return .template(try PromptPredictor(gguf: file))
             } catch let error as ChatTemplateError {
                 throw ConversationError.templateFailed(reason: error.message)
             }

@@ -8,9 +8,19 @@ extension PromptPredictor {
     ///   it cannot be parsed; `ModelFileError` or `TokenKitError` when the
     ///   file or its tokenizer cannot be read.
     public init(gguf url: URL) throws {
-        let file = try GGUFFile(contentsOf: url)
+        try self.init(gguf: try GGUFFile(contentsOf: url))
+    }
+
+    /// The predictor for a GGUF model already open, so that a caller that
+    /// read its header (`ModelProfile(gguf:)`, `ChatFraming.inferred(for:)`)
+    /// does not map and parse the file a second time.
+    ///
+    /// - Throws: `ChatTemplateError` when the file has no chat template or
+    ///   it cannot be parsed; `TokenKitError` when its tokenizer cannot be built.
+    public init(gguf file: GGUFFile) throws {
         guard let source = file.chatTemplate else {
-            throw ChatTemplateError(message: "\(url.lastPathComponent) has no tokenizer.chat_template, so the prompt a server builds cannot be predicted")
+            throw ChatTemplateError(
+                message: "\(URL(fileURLWithPath: file.path).lastPathComponent) has no tokenizer.chat_template, so the prompt a server builds cannot be predicted")
         }
         self.init(
             tokenizer: try file.tokenizer(), template: try ChatTemplate(source),

@@ -51,7 +51,7 @@ extension ModelProfile {
             provenance.append("overheads 0: the file has no tokenizer.chat_template")
         } else {
             do {
-                let predictor = try PromptPredictor(gguf: url)
+                let predictor = try PromptPredictor(gguf: file)
                 overheads = try .init(measuredBy: predictor)
                 provenance.append("overheads from tokenizer.chat_template" + (predictor.addsBOS ? " and the BOS token" : ""))
             } catch let error as ChatTemplateError {
