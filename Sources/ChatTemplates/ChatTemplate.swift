@@ -300,11 +300,11 @@ struct TemplateRenderer {
             if case .located = node {} else { try charge() }
             switch node {
             case .text(let t):
-                try write([t], into: &out)
+                try write(CollectionOfOne(t), into: &out)
             case .output(let e):
                 switch try evaluateJoining(e) {
                 case .strings(let pieces, _): try write(pieces, into: &out)
-                case .value(let v): try write([try text(v)], into: &out)
+                case .value(let v): try write(CollectionOfOne(try text(v)), into: &out)
                 }
             case let .conditional(branches, otherwise):
                 var taken: [TemplateNode]? = nil
@@ -340,7 +340,9 @@ struct TemplateRenderer {
     }
 
     /// Appends `pieces` to the prompt unless that would pass `limits.outputBytes`.
-    private mutating func write(_ pieces: [String], into out: inout TemplateOutput) throws {
+    /// A collection, not an array: most writes are one piece (a text node, a
+    /// value), which `CollectionOfOne` passes without allocating an array.
+    private mutating func write(_ pieces: some Collection<String>, into out: inout TemplateOutput) throws {
         let bytes = pieces.reduce(0) { $0 + $1.utf8.count }
         if out.count + bytes > limits.outputBytes {
             throw ChatTemplateError(
