@@ -30,6 +30,11 @@ public final class Tokenizer: Sendable {
     /// normalizers, SentencePiece prefix space and split steps read across
     /// the pieces that `preTokenizer` names for information only.
     public let pieceBoundary: PieceBoundary?
+    /// The special tokens the tokenizer file puts around one input (a
+    /// `tokenizer.json` post-processor's); empty for other tokenizers.
+    /// Counts and encodings never include them: they are what a server that
+    /// adds special tokens to a bare input (an embedding endpoint) charges.
+    public let inputSpecials: InputSpecials
 
     let encoder: BytePairEncoder
     /// Piece memos kept between calls (`PieceCache`).
@@ -65,6 +70,7 @@ public final class Tokenizer: Sendable {
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
         self.pieceBoundary = PieceBoundary(preTokenizer)
+        self.inputSpecials = InputSpecials()
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .tiktoken
         self.specialsByID = Self.textsByID(specialTokens).merging(controlTokens) { special, _ in special }
@@ -81,13 +87,18 @@ public final class Tokenizer: Sendable {
     /// A tokenizer read from a model file. `vocabulary` holds the tokens the
     /// model merges into (byte-level tokens as bytes, SentencePiece pieces as
     /// written, with `▁`); `preTokenizer` is the first split step's pattern, for
-    /// information only: `pipeline` does the work.
-    init(name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int], pipeline: OpenModelPipeline) {
+    /// information only: `pipeline` does the work; `inputSpecials` is what
+    /// the file says to put around an input.
+    init(
+        name: String, vocabulary: Vocabulary, preTokenizer: PreTokenizer, specialTokens: [String: Int], pipeline: OpenModelPipeline,
+        inputSpecials: InputSpecials = InputSpecials()
+    ) {
         self.name = name
         self.vocabulary = vocabulary
         self.preTokenizer = preTokenizer
         self.specialTokens = specialTokens
         self.pieceBoundary = nil
+        self.inputSpecials = inputSpecials
         self.encoder = BytePairEncoder(vocabulary: vocabulary)
         self.model = .openModel(pipeline)
         self.specialsByID = Dictionary(specialTokens.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })

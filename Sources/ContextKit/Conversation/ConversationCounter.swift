@@ -23,10 +23,11 @@ public struct ConversationCounter: Sendable {
     ///   cannot be parsed; what loading the tokenizer throws.
     public init(profile: ModelProfile, tokenizer: Tokenizer? = nil, estimate: TokenEstimate?? = nil, framing: ChatFraming? = nil) throws {
         self.profile = profile
-        self.framing = try framing ?? ChatFraming.inferred(for: profile)
+        let tokenizer = try tokenizer ?? profile.tokenizer.load()
+        // The template's predictor counts with the same tokenizer: the model file is loaded once.
+        self.framing = try framing ?? ChatFraming.inferred(for: profile, tokenizer: tokenizer)
         var estimated = profile
         if let estimate { estimated.estimate = estimate }
-        let tokenizer = try tokenizer ?? profile.tokenizer.load()
         self.text = SchemaCostSettings(profile: estimated, tokenizer: tokenizer)
     }
 

@@ -17,8 +17,16 @@ extension PromptPredictor {
         guard let template = folder.chatTemplate else {
             throw ChatTemplateError(message: "\(folder.url.path) has no chat_template, so the prompt cannot be rendered")
         }
+        try self.init(folder, tokenizer: try Tokenizer.load(contentsOf: folder.tokenizerURL), template: template.text)
+    }
+
+    /// The predictor for `folder` with its tokenizer already loaded: the one
+    /// place that says a Hugging Face chat adds no BOS or EOS of its own.
+    ///
+    /// - Throws: `ChatTemplateError` when `template` cannot be parsed.
+    init(_ folder: HuggingFaceModelFolder, tokenizer: Tokenizer, template: String) throws {
         self.init(
-            tokenizer: try Tokenizer.load(contentsOf: folder.tokenizerURL), template: try ChatTemplate(template.text),
+            tokenizer: tokenizer, template: try ChatTemplate(template),
             bosToken: folder.tokenText("bos_token") ?? "", eosToken: folder.tokenText("eos_token") ?? "", addsBOS: false)
     }
 }

@@ -69,7 +69,7 @@ struct HuggingFaceModelFolder {
     }
 
     /// `url` parsed; nil when there is no such file.
-    static func jsonFile(_ url: URL) throws -> OrderedJSON? {
+    private static func jsonFile(_ url: URL) throws -> OrderedJSON? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
             return try JSONParser.parse([UInt8](data))

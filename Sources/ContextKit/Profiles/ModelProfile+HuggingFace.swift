@@ -9,11 +9,14 @@ extension ModelProfile {
     /// `max_position_embeddings` (or `n_positions`, also under `text_config`),
     /// else `tokenizer_config.json`'s `model_max_length` when it is a real
     /// length; the overheads from `chat_template` (in `tokenizer_config.json`
-    /// or `chat_template.jinja`) with BOS and EOS as `add_bos_token` /
-    /// `add_eos_token` or the post-processor say — what llama.cpp's converter
-    /// reads — and, for a model without a template (an embedding model), the
+    /// or `chat_template.jinja`) rendered and counted as `PromptPredictor(huggingFace:)`
+    /// does, which is how `apply_chat_template` and the servers built on
+    /// `transformers` count a chat (the template writes any BOS; nothing is
+    /// added), and, for a model without a template (an embedding model), the
     /// special tokens the post-processor puts around every input (`[CLS]`
-    /// and `[SEP]`). `provenance` says where each number came from.
+    /// and `[SEP]`, `Tokenizer.inputSpecials`). The files are each read
+    /// once: `tokenizer.json` by TokenKit only. `provenance` says where each
+    /// number came from.
     ///
     /// - Parameters:
     ///   - url: the model folder, or its `tokenizer.json`.
@@ -30,9 +33,6 @@ extension ModelProfile {
             throw ProfileError.modelFile(
                 path: tokenizerURL.path,
                 reason: "there is no config.json or tokenizer_config.json beside it, so nothing gives a window or a template (to count with the tokenizer alone, use -e FILE)")
-        }
-        guard let tokenizerFile = try HuggingFaceModelFolder.jsonFile(tokenizerURL) else {
-            throw ProfileError.modelFile(path: tokenizerURL.path, reason: "it cannot be read")
         }
 
         var provenance: [String] = []
@@ -63,25 +63,19 @@ extension ModelProfile {
         } catch {
             throw ProfileError.modelFile(path: tokenizerURL.path, reason: "\(error)")
         }
-        let special = SequenceSpecials(model, postProcessor: tokenizerFile["post_processor"])
         let overheads: Overheads
         if let (template, source) = model.chatTemplate {
             do {
-                let predictor = PromptPredictor(
-                    tokenizer: tokenizer, template: try ChatTemplate(template),
-                    bosToken: special.bosText ?? "", eosToken: special.eosText ?? "", addsBOS: special.addsBOS)
-                var measured = try Overheads(measuredBy: predictor)
-                if special.addsEOS { measured.perRequest += 1 }
-                overheads = measured
-                provenance.append(
-                    "overheads from \(source)" + (special.addsBOS ? " and the BOS token (\(special.bosSource))" : "")
-                        + (special.addsEOS ? " and the EOS token (\(special.eosSource))" : ""))
+                overheads = try Overheads(measuredBy: PromptPredictor(model, tokenizer: tokenizer, template: template))
+                provenance.append("overheads from \(source)")
             } catch {
                 throw ProfileError.modelFile(path: folder.path, reason: "its chat template cannot be rendered (\(error)); give another profile with -m")
             }
-        } else if special.count > 0 {
-            overheads = .init(perRequest: special.count)
-            provenance.append("overheads \(special.count): no chat template; \(special.countSource) around each input")
+        } else if tokenizer.inputSpecials.count > 0 {
+            let specials = tokenizer.inputSpecials
+            overheads = .init(perRequest: specials.count)
+            let around = (specials.leading + ["…"] + specials.trailing).joined(separator: " ")
+            provenance.append("overheads \(specials.count): no chat template; the post-processor adds \(around) around each input")
         } else {
             overheads = .init()
             provenance.append("overheads 0: no chat_template in tokenizer_config.json and no special tokens around the input")
@@ -96,63 +90,4 @@ extension ModelProfile {
 
     /// Transformers writes `model_max_length` as 1e30 when a model sets none.
     private static let saneModelMaxLength = 100_000_000.0
-
-    /// BOS, EOS and the other special tokens put around one input, from
-    /// `tokenizer_config.json` (`add_bos_token`, `add_eos_token`,
-    /// `bos_token`, `eos_token`) and `tokenizer.json`'s post-processor.
-    private struct SequenceSpecials {
-        var bosText: String?
-        var eosText: String?
-        var addsBOS = false
-        var addsEOS = false
-        var bosSource = ""
-        var eosSource = ""
-        /// Tokens the post-processor adds to a single input.
-        var count = 0
-        var countSource = ""
-
-        init(_ model: HuggingFaceModelFolder, postProcessor: OrderedJSON?) {
-            let tokenizerConfig = model.tokenizerConfig
-            bosText = model.tokenText("bos_token")
-            eosText = model.tokenText("eos_token")
-            // The special tokens of the single-input template, in order.
-            var added: [String] = []
-            var processors = [postProcessor].compactMap { $0 }
-            if let steps = postProcessor?["processors"]?.elements { processors = steps }
-            for p in processors {
-                switch p["type"]?.stringValue {
-                case "TemplateProcessing":
-                    for piece in p["single"]?.elements ?? [] {
-                        guard let id = piece["SpecialToken"]?["id"]?.stringValue else { continue }
-                        let n = p["special_tokens"]?[id]?["ids"]?.elements?.count ?? 1
-                        added += Array(repeating: id, count: n)
-                    }
-                case "BertProcessing", "RobertaProcessing":
-                    let cls = p["cls"]?.elements?.first?.stringValue ?? "[CLS]", sep = p["sep"]?.elements?.first?.stringValue ?? "[SEP]"
-                    added += [cls, sep]
-                default:
-                    break
-                }
-            }
-            count = added.count
-            countSource = "the post-processor adds " + added.joined(separator: " … ")
-            // The post-processor's template starting with BOS (ending with
-            // EOS) is how llama.cpp's converter reads add_bos (add_eos) when
-            // tokenizer_config.json does not say.
-            if let explicit = tokenizerConfig?["add_bos_token"]?.boolValue {
-                addsBOS = explicit
-                bosSource = "add_bos_token"
-            } else if let first = added.first, first == bosText {
-                addsBOS = true
-                bosSource = "post_processor"
-            }
-            if let explicit = tokenizerConfig?["add_eos_token"]?.boolValue {
-                addsEOS = explicit
-                eosSource = "add_eos_token"
-            } else if added.count > (addsBOS ? 1 : 0), let last = added.last, last == eosText {
-                addsEOS = true
-                eosSource = "post_processor"
-            }
-        }
-    }
 }

@@ -57,6 +57,6 @@ extension HuggingFaceTokenizerFile {
             summary: "Hugging Face WordPiece" + (normalizers.contains { if case .bert = $0 { return true } else { return false } } ? ", BERT normalizer" : ""))
         return Tokenizer(
             name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(steps),
-            specialTokens: builder.specialTokens, pipeline: pipeline)
+            specialTokens: builder.specialTokens, pipeline: pipeline, inputSpecials: InputSpecials(postProcessor: root["post_processor"]))
     }
 }

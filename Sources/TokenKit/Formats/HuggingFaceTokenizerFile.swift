@@ -122,7 +122,7 @@ enum HuggingFaceTokenizerFile {
                 summary: "Hugging Face BPE, " + (byteLevel ? "byte-level" : "characters with byte fallback"))
             return Tokenizer(
                 name: name, vocabulary: prepared.encoder.vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
-                specialTokens: prepared.specialTokens, pipeline: pipeline)
+                specialTokens: prepared.specialTokens, pipeline: pipeline, inputSpecials: InputSpecials(postProcessor: root["post_processor"]))
         }
 
         /// What `model`'s vocabulary and merges make.

@@ -65,7 +65,7 @@ extension HuggingFaceTokenizerFile.Reader {
             summary: "Hugging Face Unigram" + (byteFallback ? " with byte fallback" : ""))
         return Tokenizer(
             name: name, vocabulary: vocabulary, preTokenizer: try informationalPreTokenizer(pre.steps),
-            specialTokens: builder.specialTokens, pipeline: pipeline)
+            specialTokens: builder.specialTokens, pipeline: pipeline, inputSpecials: InputSpecials(postProcessor: root["post_processor"]))
     }
 
     /// `Replace` with a regex: only `X{n,}` of one ASCII character that is no

@@ -41,6 +41,23 @@ import Testing
         #expect(cases.count == 10 && tokens > 1000 && mismatches == 0)
     }
 
+    /// One answer to "does a Hugging Face chat add BOS": the profile's
+    /// overheads and the conversation counter agree even when
+    /// `tokenizer_config.json` says `add_bos_token` (which `apply_chat_template`
+    /// does not act on: the template writes any BOS).
+    @Test func theProfileAndTheCounterAgreeOnBOS() throws {
+        let dir = try TempDir()
+        _ = try dir.write("model/tokenizer.json", try Data(contentsOf: Self.folder.appendingPathComponent("tokenizer.json")))
+        let config = try JSONParser.parse([UInt8](Data(contentsOf: Self.folder.appendingPathComponent("tokenizer_config.json"))))
+        let withBOS = config.setting("bos_token", to: .string("<|endoftext|>")).setting("add_bos_token", to: .bool(true)).setting("add_eos_token", to: .bool(true))
+        _ = try dir.write("model/tokenizer_config.json", JSONWriter(style: .spaced).write(withBOS))
+        let profile = try ModelProfile(huggingFace: dir.url.appendingPathComponent("model"))
+        let counter = try ConversationCounter(profile: profile)
+        let one = try counter.count(try Conversation(json: JSONParser.parse(Array(#"{"messages": [{"role": "user", "content": ""}]}"#.utf8))))
+        #expect(one.total == profile.overheads.perRequest + profile.overheads.perMessage)
+        #expect(profile.provenance.last == "overheads from tokenizer_config.json chat_template")
+    }
+
     @Test func aFolderWithoutATokenizerIsRefusedWithTheReason() throws {
         let dir = try TempDir()
         _ = try dir.write("tokenizer_config.json", #"{"chat_template": "{{ messages }}"}"#)
