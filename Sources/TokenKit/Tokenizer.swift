@@ -202,9 +202,12 @@ public final class Tokenizer: Sendable {
     ///
     /// - Throws: `TokenKitError.disallowedSpecialToken`, as `encode` does.
     public func tokens(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .none) throws -> [Token] {
-        var sink = TokenCollector()
-        try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
-        return sink.tokens
+        var tokens: [Token] = []
+        _ = try visit(bytes, allowedSpecial: allowedSpecial) { id, start, end in
+            tokens.append(Token(id: Int(id), bytes: start..<end))
+            return false
+        }
+        return tokens
     }
 
     /// How many tokens the UTF-8 bytes are with special tokens handled by
@@ -229,9 +232,9 @@ public final class Tokenizer: Sendable {
     /// - Throws: `TokenKitError.disallowedSpecialToken`, before `body` sees
     ///   the tokens after the disallowed text.
     public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, _ body: (Token) -> Void) throws {
-        try withoutActuallyEscaping(body) { body in
-            var sink = CallbackSink(body: body)
-            try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
+        _ = try visit(bytes, allowedSpecial: allowedSpecial) { id, start, end in
+            body(Token(id: Int(id), bytes: start..<end))
+            return false
         }
     }
 
@@ -240,7 +243,10 @@ public final class Tokenizer: Sendable {
     /// is tokenized as a text of its own; special-token strings are plain text.
     public func forEachToken(utf8 bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, _ body: (Token) -> Void) {
         withoutActuallyEscaping(body) { body in
-            var sink = CallbackSink(body: body)
+            var sink = VisitingSink { id, start, end in
+                body(Token(id: Int(id), bytes: start..<end))
+                return false
+            }
             run(bytes, from: from, to: to, into: &sink)
         }
     }
@@ -257,9 +263,12 @@ public final class Tokenizer: Sendable {
     ///   special-token text after the place where encoding stops is not read.
     public func count(utf8 bytes: UnsafeBufferPointer<UInt8>, limit: Int, allowedSpecial: SpecialTokenPolicy = .plainText) throws -> Int? {
         guard limit >= 0 else { return nil }
-        var sink = LimitedCounter(limit: limit)
-        try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
-        return sink.isFull ? nil : sink.count
+        var count = 0
+        let passed = try visit(bytes, allowedSpecial: allowedSpecial) { _, _, _ in
+            count &+= 1
+            return count > limit
+        }
+        return passed ? nil : count
     }
 
     /// The first token of the UTF-8 bytes (under `allowedSpecial`) for which
@@ -275,10 +284,28 @@ public final class Tokenizer: Sendable {
         utf8 bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy = .plainText,
         where isPast: (_ n: Int, _ token: Token) -> Bool
     ) throws -> (n: Int, token: Token)? {
-        try withoutActuallyEscaping(isPast) { isPast in
-            var sink = FirstTokenFinder(isPast: isPast)
+        var n = 0
+        var found: (n: Int, token: Token)?
+        _ = try visit(bytes, allowedSpecial: allowedSpecial) { id, start, end in
+            n += 1
+            let token = Token(id: Int(id), bytes: start..<end)
+            guard isPast(n, token) else { return false }
+            found = (n, token)
+            return true
+        }
+        return found
+    }
+
+    /// Encodes `bytes` into `visit(id, start, end)`, which returns true when it
+    /// needs no more tokens; returns whether it said so. Every caller but
+    /// counting and collecting ids comes here (see `VisitingSink`).
+    private func visit(
+        _ bytes: UnsafeBufferPointer<UInt8>, allowedSpecial: SpecialTokenPolicy, _ visit: (UInt32, Int, Int) -> Bool
+    ) throws -> Bool {
+        try withoutActuallyEscaping(visit) { visit in
+            var sink = VisitingSink(visit: visit)
             try encode(bytes, allowedSpecial: allowedSpecial, into: &sink)
-            return sink.found
+            return sink.isFull
         }
     }
 
@@ -415,25 +442,27 @@ struct TokenCounter: TokenSink {
     @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
 }
 
-/// Counts until the count passes `limit`.
-struct LimitedCounter: TokenSink {
-    let limit: Int
-    var count = 0
-    var isFull: Bool { count > limit }
-    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
-}
-
-/// Counts until `isPast` holds for a token, and keeps that token.
-struct FirstTokenFinder: TokenSink {
-    let isPast: (Int, Token) -> Bool
-    var count = 0
-    var found: (n: Int, token: Token)?
-    var isFull: Bool { found != nil }
-    mutating func token(_ id: UInt32, start: Int, end: Int) {
-        guard found == nil else { return }
-        count += 1
-        let token = Token(id: Int(id), bytes: start..<end)
-        if isPast(count, token) { found = (count, token) }
+/// Every sink but the two hot ones (`TokenCounter`, `IDCollector`): it hands
+/// each token to `visit`, which says when it needs no more.
+///
+/// Performance notes. Each sink type is a specialization of the whole
+/// encoding path (every scanner, every model file's pipeline, the memo, and
+/// the origin mapping of normalized text), so the sinks set TokenKit's build
+/// time: with seven sinks, `Tokenizer.swift`'s object code was 2.05 MB, of
+/// it 170-220 KB per sink plus 657 KB of origin-mapped copies, most of
+/// TokenKit's. Counting to a limit, finding the first token past one,
+/// listing tokens and calling back were four sinks of their own; they were
+/// folded into this one, whose closure call per token is small beside the
+/// token's encoding (and `firstToken` and `forEachToken` already called a
+/// closure per token).
+struct VisitingSink: TokenSink {
+    let visit: (UInt32, Int, Int) -> Bool
+    private(set) var isFull = false
+    init(visit: @escaping (UInt32, Int, Int) -> Bool) { self.visit = visit }
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) {
+        // A piece's tokens still come after the sink is full: they are not wanted.
+        guard !isFull else { return }
+        isFull = visit(id, start, end)
     }
 }
 
@@ -532,14 +561,4 @@ struct IDCollector: TokenSink {
         spill = larger
         ids = larger.ids
     }
-}
-
-struct TokenCollector: TokenSink {
-    var tokens: [Token] = []
-    mutating func token(_ id: UInt32, start: Int, end: Int) { tokens.append(Token(id: Int(id), bytes: start..<end)) }
-}
-
-struct CallbackSink: TokenSink {
-    let body: (Token) -> Void
-    mutating func token(_ id: UInt32, start: Int, end: Int) { body(Token(id: Int(id), bytes: start..<end)) }
 }

@@ -17,7 +17,8 @@ import TokenKit
         let dir = try TempDir()
         var checked = 0, withSpecials = 0
         for member in try #require(expected.members) {
-            let file = try dir.write("\(member.key).json", JSONWriter(style: .compact(escapingSlashes: false)).write(base.setting("post_processor", to: member.value["post_processor"]!)))
+            let variant = base.setting("post_processor", to: member.value["post_processor"]!)
+            let file = try dir.write("\(member.key).json", JSONWriter(style: .compact(escapingSlashes: false)).write(variant))
             let specials = try Tokenizer.load(contentsOf: URL(fileURLWithPath: file)).inputSpecials
             let leading = member.value["leading"]?.elements?.compactMap(\.stringValue)
             let trailing = member.value["trailing"]?.elements?.compactMap(\.stringValue)
