@@ -82,8 +82,10 @@ public struct SummariserSetup: Sendable {
     ///     nil for the profile's (see `SummaryEngine.Configuration`).
     ///   - sampling: how answers are sampled (`SamplingOptions(greedy:topK:topP:temperature:seed:)`
     ///     maps a user's separate choices).
-    /// - Throws: for a server with a `.fallback` profile, a `--gguf`-style
-    ///   model file that is missing or not a GGUF profile (`ServerProfile.Failure`).
+    /// - Throws: only for a server with a `.fallback` profile
+    ///   (`ServerProfile.Failure`): `Server.gguf` missing or not readable, or
+    ///   the model file (that one, or the one the server reports) not
+    ///   readable as a GGUF profile.
     public static func make(backend: Backend, profile: Profile, responseReserve: Int?, sampling: SamplingOptions) async throws -> SummariserSetup {
         let chosen: ModelProfile
         let source: ServerProfile.Source?
