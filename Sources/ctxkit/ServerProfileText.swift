@@ -6,15 +6,25 @@ import ToolSupport
 
 /// `ctxkit summarise` and `ctxkit plan` with `--url` and no `-m` plan for the
 /// model the server runs; `ServerProfile` (ContextKitServing) chooses the
-/// profile, and this says the choice and its failures in the commands' words.
+/// profile (for summarise through `SummariserSetup`), and this says the
+/// choice and its failures in the commands' words.
 extension ServerProfile {
     /// `resolve`, its failures as the command reports them.
     static func resolveForCommand(
         url: URL, apiKey: String?, serverModel: String?, gguf: String?,
         fallback: () throws -> ModelProfile
     ) async throws -> ServerProfile {
+        try await reportingFailures {
+            try await resolve(url: url, apiKey: apiKey, serverModel: serverModel, gguf: gguf, fallback: fallback)
+        }
+    }
+
+    /// `body`'s result; a `Failure` of the profile resolution it makes
+    /// (`resolve`, or a library entry point that calls it, such as
+    /// `SummariserSetup.make`) as the command reports it; other errors as they are.
+    static func reportingFailures<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try await resolve(url: url, apiKey: apiKey, serverModel: serverModel, gguf: gguf, fallback: fallback)
+            return try await body()
         } catch Failure.givenFileNotReadable(let path) {
             throw CommandFailure("--gguf \(path): no such file, or not readable")
         } catch Failure.modelFile(_, let error) {

@@ -154,49 +154,39 @@ enum SummariseCommand {
                 throw UsageError(tool: spec.name, "--gguf gives the profile; it cannot be combined with -m")
             }
             let catalog = try ProfileCatalog.standard(extraFiles: options.profiles)
-            var profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
+            let profile = try options.model.map { try catalog.profile(named: $0) } ?? catalog.defaultProfile()
             explicitProfile = options.model != nil || options.gguf != nil
-
-            var sampling = SamplingOptions()
-            if [options.greedy, options.topK != nil, options.topP != nil].filter({ $0 }).count > 1 {
+            let sampling: SamplingOptions
+            do {
+                sampling = try SamplingOptions(greedy: options.greedy, topK: options.topK, topP: options.topP, temperature: options.temperature, seed: options.seed)
+            } catch {
                 throw UsageError(tool: spec.name, "choose one of --greedy, --top-k and --top-p")
             }
-            if options.greedy { sampling.mode = .greedy }
-            if let k = options.topK { sampling.mode = .topK(k) }
-            if let p = options.topP { sampling.mode = .probabilityThreshold(p) }
-            sampling.temperature = options.temperature
-            sampling.seed = options.seed
-
+            let choice: SummariserSetup.Backend
             if isOpenAI {
                 let url = try ServerEnvironment.baseURL(given: options.url, tool: spec.name)
-                let timeout = options.timeout ?? 600
                 let apiKey = ServerEnvironment.apiKey(given: options.apiKey)
                 try await ServerProfile.requireReachable(url, apiKey: apiKey)
-                var counting = OpenAICompatibleBackend.PromptCounting.none
-                if options.model == nil {
-                    let chosen = try await ServerProfile.resolveForCommand(
-                        url: url, apiKey: apiKey, serverModel: options.serverModel, gguf: options.gguf,
-                        fallback: { [profile] in profile })
-                    profile = chosen.profile
-                    counting = OpenAICompatibleBackend.PromptCounting(chosen.counting)
-                    profileSource = chosen.source.text
-                } else {
-                    profileSource = nil
-                }
-                backend = OpenAICompatibleBackend(
-                    configuration: .init(
-                        baseURL: url, model: options.serverModel, apiKey: apiKey,
-                        requestTimeout: timeout, totalTimeout: timeout, promptCounting: counting))
+                var server = SummariserSetup.Server(baseURL: url)
+                server.model = options.serverModel
+                server.apiKey = apiKey
+                server.gguf = options.gguf
+                if let timeout = options.timeout { server.timeout = timeout }
+                choice = .openAICompatible(server)
             } else {
-                backend = ExtractiveBackend()
-                profileSource = nil
+                choice = .extractive
             }
-            self.profile = profile
+            // Without -m the server's own model may replace the catalog's default (SummariserSetup.Profile.fallback).
+            let setup = try await ServerProfile.reportingFailures {
+                try await SummariserSetup.make(
+                    backend: choice, profile: options.model == nil ? .fallback(profile) : .named(profile),
+                    responseReserve: options.reserve, sampling: sampling)
+            }
+            self.backend = setup.backend
+            self.profile = setup.profile
+            profileSource = setup.profileSource?.text
             text = String(decoding: try TextFile.read(path), as: UTF8.self)
-            let configuration = SummaryEngine.Configuration(
-                profile: profile, responseReserve: options.reserve,
-                options: sampling)
-            engine = try SummaryEngine(backend: backend, configuration: configuration)
+            engine = try setup.engine()
         }
 
         /// Runs the engine on a task of its own; Ctrl-C cancels it.

@@ -159,5 +159,11 @@ import Testing
         let calls = try #require(json["calls"] as? [[String: Any]])
         #expect(calls.allSatisfy { $0["tokensSentReported"] as? Bool == true && $0["serverPromptMilliseconds"] as? Double == 210.5 })
         #expect(FileManager.default.fileExists(atPath: state + "/contextkit/latency/gpt-4o.json"), "latency saved for ctxkit plan")
+        // The saved figures (written with ContextKitJSON) are what plan reads back.
+        let plan = try ctxkit.run(["plan", doc, "-m", "gpt-4o", "--json"], environment: ["XDG_STATE_HOME": state])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let time = try #require(try plan.json()["time"] as? [String: Any])
+        #expect(time["measured"] as? Bool == true)
+        #expect((time["source"] as? String)?.hasPrefix("measured on openai ") == true, "\(time)")
     }
 }

@@ -129,13 +129,37 @@ public struct LatencyModel: Equatable, Sendable, Codable {
     }
 
     /// Writes the figures where `load(profile:)` finds them (the summariser
-    /// calls this after a run against a real backend).
+    /// calls this after a run against a real backend), with ContextKitJSON's
+    /// writer as `json` lays them out. A figure JSON cannot hold (NaN, an
+    /// infinity) throws `EncodingError.invalidValue`, as `JSONEncoder` did,
+    /// rather than writing a null the loader would not read back.
     package func save(to path: String) throws {
+        let figures = [coldFirstToken, warmFirstToken, outputCharactersPerSecond] + idleCurve.flatMap { [$0.idleSeconds, $0.firstTokenSeconds] }
+        if let bad = figures.first(where: { !$0.isFinite }) {
+            throw EncodingError.invalidValue(bad, .init(codingPath: [], debugDescription: "latency figure \(bad) is not a JSON number"))
+        }
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: url, options: .atomic)
+        try Data(JSONWriter(style: .pretty).utf8(json) + [0x0A]).write(to: url, options: .atomic)
+    }
+
+    /// The figures as `save(to:)` writes them: the members `Codable` reads
+    /// back (`JSONParser.decode`), keys in alphabetical order as the file
+    /// has always had them.
+    var json: OrderedJSON {
+        .object([
+            JSONMember("coldFirstToken", .double(coldFirstToken)),
+            JSONMember(
+                "idleCurve",
+                .array(
+                    idleCurve.map {
+                        .object([JSONMember("firstTokenSeconds", .double($0.firstTokenSeconds)), JSONMember("idleSeconds", .double($0.idleSeconds))])
+                    })),
+            JSONMember("measured", .bool(measured)),
+            JSONMember("outputCharactersPerSecond", .double(outputCharactersPerSecond)),
+            JSONMember("source", .string(source)),
+            JSONMember("warmFirstToken", .double(warmFirstToken))
+        ])
     }
 
     /// A model from measured calls: the first call's first-token time, the
