@@ -103,11 +103,9 @@ final class OpenModelPipeline: Sendable {
         withUnsafeMutablePointer(to: &sink) { tokens in
             pieceCaches.with(textBytes: to &- from) { memo in
                 if let memo {
-                    var pieces = MemoizedPieces(encoder: encoder, tokens: tokens, memo: memo)
-                    split(0, p, from, to, into: &pieces)
+                    split(0, p, from, to) { p, a, b in memo.pointee.encode(encoder, p, a, b, readableTo: b, into: &tokens.pointee) }
                 } else {
-                    var pieces = EncodingPieces(encoder: encoder, tokens: tokens)
-                    split(0, p, from, to, into: &pieces)
+                    split(0, p, from, to) { p, a, b in encoder.encode(p, a, b, into: &tokens.pointee) }
                 }
             }
         }
@@ -138,19 +136,30 @@ final class OpenModelPipeline: Sendable {
     }
 
     /// Runs step `k` on `p[from..<to]`; past the last step, hands over the piece.
-    private func split<Pieces: PieceSink>(_ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Pieces) {
+    ///
+    /// The pieces go to a closure, not a generic parameter: one copy of the
+    /// steps serves every encoder and token sink, where a generic one was
+    /// specialized for each pair (and for each again with normalized text's
+    /// origin mapping): with `VisitingSink`, TokenKit's release build went
+    /// from 200 s to 87 s of CPU. A piece pays one indirect call here:
+    /// all-minilm's WordPiece on 2 MB of English 52.5 → 55.3 ms warm (+5%),
+    /// SentencePiece models (no step) within noise; the models with one
+    /// scanner and no other step take `scan(_:with:…)` and pay nothing. An
+    /// `any PieceSink` instead of the closure cost WordPiece 14% (60 ms):
+    /// the existential was boxed and checked per piece.
+    private func split(_ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: (UnsafePointer<UInt8>, Int, Int) -> Void) {
         guard k < steps.count else {
-            sink.piece(p, from, to)
+            sink(p, from, to)
             return
         }
         switch steps[k] {
         case .scanner(let kind):
             switch kind {
-            case .gpt2: scan(R50kScanner.self, k, p, from, to, &sink)
-            case .llama3: scan(Llama3Scanner.self, k, p, from, to, &sink)
-            case .qwen2: scan(Qwen2Scanner.self, k, p, from, to, &sink)
-            case .cl100k: scan(Cl100kScanner.self, k, p, from, to, &sink)
-            case .o200k: scan(O200kScanner.self, k, p, from, to, &sink)
+            case .gpt2: scan(R50kScanner.self, k, p, from, to, sink)
+            case .llama3: scan(Llama3Scanner.self, k, p, from, to, sink)
+            case .qwen2: scan(Qwen2Scanner.self, k, p, from, to, sink)
+            case .cl100k: scan(Cl100kScanner.self, k, p, from, to, sink)
+            case .o200k: scan(O200kScanner.self, k, p, from, to, sink)
             }
         case let .characters(rule, behavior):
             let cursor = UTF8Cursor(base: p, end: to, table: characters)
@@ -160,53 +169,53 @@ final class OpenModelPipeline: Sendable {
             while i < to {
                 let c = cursor.character(at: i)
                 if rule.matches(c) {
-                    if gapStart < i, let piece = folder.add(gapStart, i, isMatch: false) { split(k + 1, p, piece.0, piece.1, into: &sink) }
-                    if let piece = folder.add(i, i + c.length, isMatch: true) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+                    if gapStart < i, let piece = folder.add(gapStart, i, isMatch: false) { split(k + 1, p, piece.0, piece.1, into: sink) }
+                    if let piece = folder.add(i, i + c.length, isMatch: true) { split(k + 1, p, piece.0, piece.1, into: sink) }
                     gapStart = i + c.length
                 }
                 i += c.length
             }
-            if gapStart < to, let piece = folder.add(gapStart, to, isMatch: false) { split(k + 1, p, piece.0, piece.1, into: &sink) }
-            if let piece = folder.finish() { split(k + 1, p, piece.0, piece.1, into: &sink) }
+            if gapStart < to, let piece = folder.add(gapStart, to, isMatch: false) { split(k + 1, p, piece.0, piece.1, into: sink) }
+            if let piece = folder.finish() { split(k + 1, p, piece.0, piece.1, into: sink) }
         case .digitTriples:
             var i = from
             var gapStart = from
             @inline(__always) func isDigit(_ j: Int) -> Bool { j < to && p[j] >= 0x30 && p[j] <= 0x39 }
             while i < to {
                 if isDigit(i) && isDigit(i + 1) && isDigit(i + 2) {
-                    if gapStart < i { split(k + 1, p, gapStart, i, into: &sink) }
-                    split(k + 1, p, i, i + 3, into: &sink)
+                    if gapStart < i { split(k + 1, p, gapStart, i, into: sink) }
+                    split(k + 1, p, i, i + 3, into: sink)
                     i += 3
                     gapStart = i
                 } else {
                     i += 1
                 }
             }
-            if gapStart < to { split(k + 1, p, gapStart, to, into: &sink) }
+            if gapStart < to { split(k + 1, p, gapStart, to, into: sink) }
         case let .classRun(pattern, behavior, invert):
             let cursor = UTF8Cursor(base: p, end: to, table: characters)
             var folder = SpanFolder(behavior)
             var i = from
             while i < to, let (s, e) = pattern.firstMatch(cursor, from: i) {
-                if i < s, let piece = folder.add(i, s, isMatch: invert) { split(k + 1, p, piece.0, piece.1, into: &sink) }
-                if let piece = folder.add(s, e, isMatch: !invert) { split(k + 1, p, piece.0, piece.1, into: &sink) }
+                if i < s, let piece = folder.add(i, s, isMatch: invert) { split(k + 1, p, piece.0, piece.1, into: sink) }
+                if let piece = folder.add(s, e, isMatch: !invert) { split(k + 1, p, piece.0, piece.1, into: sink) }
                 i = e
             }
-            if i < to, let piece = folder.add(i, to, isMatch: invert) { split(k + 1, p, piece.0, piece.1, into: &sink) }
-            if let piece = folder.finish() { split(k + 1, p, piece.0, piece.1, into: &sink) }
+            if i < to, let piece = folder.add(i, to, isMatch: invert) { split(k + 1, p, piece.0, piece.1, into: sink) }
+            if let piece = folder.finish() { split(k + 1, p, piece.0, piece.1, into: sink) }
         case let .regex(splitter, behavior, invert):
             let spans = splitter.spans(p, from: from, to: to, invert: invert)
-            for (a, b) in behavior.pieces(spans) { split(k + 1, p, a, b, into: &sink) }
+            for (a, b) in behavior.pieces(spans) { split(k + 1, p, a, b, into: sink) }
         }
     }
 
     @inline(__always)
-    private func scan<S: PieceScanner, Pieces: PieceSink>(_ scanner: S.Type, _ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ sink: inout Pieces) {
+    private func scan<S: PieceScanner>(_ scanner: S.Type, _ k: Int, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ sink: (UnsafePointer<UInt8>, Int, Int) -> Void) {
         let cursor = UTF8Cursor(base: p, end: to, table: characters)
         var i = from
         while i < to {
             let e = S.pieceEnd(cursor, from: i)
-            split(k + 1, p, i, e, into: &sink)
+            split(k + 1, p, i, e, into: sink)
             i = e
         }
     }
@@ -214,23 +223,18 @@ final class OpenModelPipeline: Sendable {
     /// The pieces the pre-tokenizer steps cut `text` into, after normalization
     /// and without added tokens (what the scanners are fuzzed on).
     func pieces(of text: String) -> [String] {
-        var recorder = PieceRecorder()
+        var pieces: [String] = []
         var text = text
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             let data = normalizer?.apply(base, from: 0, to: bytes.count)?.bytes ?? Array(bytes)
             data.withUnsafeBufferPointer { b in
                 guard let p = b.baseAddress else { return }
-                split(0, p, 0, b.count, into: &recorder)
+                split(0, p, 0, b.count) { p, a, b in pieces.append(String(decoding: UnsafeBufferPointer(start: p + a, count: b - a), as: UTF8.self)) }
             }
         }
-        return recorder.pieces
+        return pieces
     }
-}
-
-/// Receives the pieces of the last pre-tokenizer step.
-protocol PieceSink {
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int)
 }
 
 /// A model's encoder of one pre-tokenized piece: tiktoken's byte-pair merge,
@@ -244,37 +248,6 @@ extension MergeListEncoder: PieceEncoder {}
 extension SentencePieceEncoder: PieceEncoder {}
 extension WordPieceEncoder: PieceEncoder {}
 extension UnigramEncoder: PieceEncoder {}
-
-/// Encodes each piece with the model's encoder into a token sink (specialised
-/// per encoder, so the call in the loop is direct).
-private struct EncodingPieces<Encoder: PieceEncoder, Tokens: TokenSink>: PieceSink {
-    let encoder: Encoder
-    let tokens: UnsafeMutablePointer<Tokens>
-
-    @inline(__always)
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        encoder.encode(p, from, to, into: &tokens.pointee)
-    }
-}
-
-/// `EncodingPieces` through a piece memo.
-private struct MemoizedPieces<Encoder: PieceEncoder, Tokens: TokenSink>: PieceSink {
-    let encoder: Encoder
-    let tokens: UnsafeMutablePointer<Tokens>
-    let memo: UnsafeMutablePointer<PieceCache>
-
-    @inline(__always)
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        memo.pointee.encode(encoder, p, from, to, readableTo: to, into: &tokens.pointee)
-    }
-}
-
-private struct PieceRecorder: PieceSink {
-    var pieces: [String] = []
-    mutating func piece(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
-        pieces.append(String(decoding: UnsafeBufferPointer(start: p + from, count: to - from), as: UTF8.self))
-    }
-}
 
 /// Moves token ranges from normalized text back to the caller's bytes.
 struct OriginMappingSink<Inner: TokenSink>: TokenSink {
