@@ -181,3 +181,36 @@ extension OpenModels {
         }
     }
 }
+
+@Suite struct PieceCacheThrashingTests {
+    /// Random base64 (`bench/corpora.py`'s adversarial kind): nearly every
+    /// piece of three or more bytes is new, so past the first megabyte the
+    /// memo thrashes and the scan loop sends stretches of pieces straight to
+    /// the encoder (`PieceCache.isThrashing`).
+    static func base64(bytes: Int, seed: UInt64) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var state = seed
+        return (0..<bytes).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return alphabet[Int(state >> 58)]
+        }
+    }
+
+    @Test("a text that thrashes the memo gives the encoder's ids, in every call, memo or not", arguments: ["cl100k_base", "o200k_base"])
+    func thrashingTextKeepsItsIDs(_ name: String) throws {
+        let tokenizer = try Tokenizer.named(name)
+        let text = Self.base64(bytes: 3 << 20, seed: 7)
+        let direct: [Int] = text.withUnsafeBufferPointer { bytes in
+            var ids = PieceCacheLongTableTests.Collector()
+            tokenizer.preTokenizer.forEachPiece(in: bytes, from: 0, to: bytes.count) { a, b in
+                tokenizer.encoder.encode(bytes.baseAddress!, a, b, into: &ids)
+            }
+            return ids.tokens.map { Int($0.id) }
+        }
+        for call in 1...3 {
+            let ids = text.withUnsafeBufferPointer { tokenizer.encodeOrdinary(utf8: $0) }
+            #expect(ids == direct, "call \(call): \(ids.count) ids against \(direct.count)")
+            #expect(text.withUnsafeBufferPointer { tokenizer.count(utf8: $0) } == direct.count, "call \(call)")
+        }
+    }
+}
