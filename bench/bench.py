@@ -561,7 +561,11 @@ def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> N
     ceiling = 2 * statistics.median(alone) / statistics.median(pair)
     rows.append(f"| (control: two `tokbench` processes counting {corpora.BIG_SIZE // MB} MB at once, one per CPU, against one alone: "
                 f"{ceiling:.2f}× the throughput, the most this machine gave two cores in this run; not a target) | | | | |")
-    report.targets.append(("100 MB on 2 cores ≥ 1.9× one core, identical count", f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s), counts {'identical' if same else 'DIFFER'}; the two-process control: {ceiling:.2f}×", one / two >= 1.9 and same))
+    # The target is the control's, not 2.00×: a virtual machine's two CPUs
+    # give two processes less than twice one's throughput (issue 41, item 5).
+    report.targets.append(("100 MB on 2 cores ≥ 0.95× the two-process control's speed-up, identical count",
+                           f"{one / two:.2f}× ({one:.2f} s → {two:.2f} s) against the control's {ceiling:.2f}×: {one / two / ceiling:.2f} of it, counts {'identical' if same else 'DIFFER'}",
+                           one / two >= 0.95 * ceiling and same))
 
     # 10,000 small files against the one file they were cut from: with one
     # thread on one CPU, and with the files spread across two workers on both
@@ -570,8 +574,9 @@ def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> N
     print("process 10,000 files ...", flush=True)
     folder, single = paths["small-files"], paths["en"]
     folder_bytes = sum(p.stat().st_size for p in folder.iterdir())
+    files = sorted(str(p) for p in folder.iterdir())
     for jobs, cpus in ((1, None), (2, ALL_CPUS)):
-        walls = {"folder": [], "file": []}
+        walls = {"folder": [], "file": [], "cat": []}
         for target in (folder, single):  # warm-up: the files back in the page cache
             runner.process([tokcount, "-e", "cl100k_base", "-j", str(jobs), "--json", str(target)], cpus=cpus)
         for r in range(n):
@@ -579,16 +584,23 @@ def group_process(runner: Runner, report: Report, paths: dict, cache: Path) -> N
                 target = folder if what == "folder" else single
                 wall, _, _ = runner.process([tokcount, "-e", "cl100k_base", "-j", str(jobs), "--json", str(target)], cpus=cpus)
                 walls[what].append(wall)
+            if jobs == 1:
+                # Reading the files alone: `cat` of all of them, one process, to /dev/null.
+                walls["cat"].append(runner.process(["sh", "-c", 'exec cat "$@" > /dev/null', "cat", *files], cpus=cpus)[0])
         many, one_file = statistics.median(walls["folder"]), statistics.median(walls["file"])
         where = "one CPU" if cpus is None else f"{len(cpus)} CPUs"
         rows.append(f"| `tokcount -j {jobs}` ({where}) on a folder of {corpora.SMALL_FILES:,} files, {folder_bytes / MB:.0f} MB in all | {many:.3f} s | {folder_bytes / many / MB:.1f} | | |")
         rows.append(f"| `tokcount -j {jobs}` ({where}) on the one {single.stat().st_size / MB:.0f} MB file they were cut from | {one_file:.3f} s | {single.stat().st_size / one_file / MB:.1f} | | |")
         share = (folder_bytes / many) / (single.stat().st_size / one_file)
         if jobs == 1:
-            rows.append(f"| (one CPU: the folder at {share * 100:.0f}% of the file's speed; not a target) | | | | |")
+            reading = statistics.median(walls["cat"])
+            rows.append(f"| `cat` of the {corpora.SMALL_FILES:,} files (one CPU) | {reading:.3f} s | {folder_bytes / reading / MB:.1f} | | |")
+            floor = reading + one_file
+            report.targets.append((f"{corpora.SMALL_FILES:,} small files with `-j 1` ≤ 1.5× their floor (`cat` of the files + `tokcount -j 1` on the file they were cut from)",
+                                   f"{many:.3f} s against {floor:.3f} s ({reading:.3f} + {one_file:.3f}): {many / floor:.2f}×", many <= 1.5 * floor))
         else:
-            report.targets.append((f"{corpora.SMALL_FILES:,} small files ≥ 80% of the single file's speed (`-j 2`, files spread across both workers)",
-                                   f"{share * 100:.0f}%", share >= 0.8))
+            # Issue 41 restated the folder's target as the one-CPU floor above; this is context.
+            rows.append(f"| (2 CPUs: the folder at {share * 100:.0f}% of the file's speed; not a target) | | | | |")
     report.sections.append(("Whole processes (wall clock from process start to exit: start-up, loading, reading, tokenizing and output; not comparable with the kernel rows above)", rows + ["", *load_rows]))
 
 
