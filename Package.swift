@@ -50,7 +50,7 @@ let package = Package(
         // time-outs, retries): a leaf, so the probe, the live transcript and
         // the summariser's backend share one client. No product: only
         // `package` symbols, which no public API of ContextKit, Summariser or SummariserServing exposes.
-        .target(name: "ContextKitHTTP"),
+        .target(name: "ContextKitHTTP", dependencies: ["Render"]),
         .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, exclude: ["README.md"], resources: [.copy("Resources")], swiftSettings: unicodeSettings),
         // Rendering with no domain in it: number formatting, word wrapping,
         // plain-text and Markdown tables, CSV and SVG. A leaf, so ContextKit,
@@ -65,7 +65,7 @@ let package = Package(
         // starts in 8.9–9.8 ms, one without in 2.4–3.2 ms), which tokcount
         // and schema-cost, counting on this machine, must not pay. No
         // product: only `package` symbols.
-        .target(name: "ContextKitServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit"]),
+        .target(name: "ContextKitServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "Render"]),
         // The repository's published measurements (`reports/`: density by
         // language, transcript growth, schema overhead) and what `ctxkit`
         // measures with: the corpora and UDHR layout, the tokenizers compared,
@@ -78,7 +78,7 @@ let package = Package(
         // llama-server, vLLM, Ollama, OpenAI). Apart from Summariser so an
         // app that summarises offline or on the device links no HTTP stack
         // (on Linux, FoundationNetworking: see ContextKitServing).
-        .target(name: "SummariserServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing", "Summariser"]),
+        .target(name: "SummariserServing", dependencies: ["ContextKitJSON", "ContextKitHTTP", "ContextKit", "ContextKitServing", "Render", "Summariser"]),
         .target(name: "ToolSupport", dependencies: ["ContextKitJSON", "Render"]),
         .executableTarget(name: "tokcount", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),
         .executableTarget(name: "schema-cost", dependencies: ["ContextKitJSON", "TokenKit", "ContextKit", "Render", "ToolSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Render
 
 /// Why an exchange with `HTTPClient` failed, in cases a caller can map to
 /// its own words: the client knows what happened on the wire, the caller
@@ -26,8 +27,8 @@ package enum HTTPFailure: Error, Equatable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case let .unreachable(url, reason): return "cannot reach \(url): \(reason)"
-        case let .silent(url, seconds, _): return "\(url) sent nothing for \(Int(seconds)) s"
-        case let .deadlinePassed(url, seconds, _): return "\(url) did not answer within \(Int(seconds)) s"
+        case let .silent(url, seconds, _): return "\(url) sent nothing for \(NumberFormat.duration(seconds: seconds))"
+        case let .deadlinePassed(url, seconds, _): return "\(url) did not answer within \(NumberFormat.duration(seconds: seconds))"
         case let .tooLarge(url, limit): return "\(url) sent more than \(limit) bytes"
         case let .broken(url, reason, _, _): return "\(url): \(reason)"
         case let .status(failure): return "HTTP \(failure.status): \(failure.body.prefix(300))"

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import Render
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -103,7 +104,7 @@ package final class PlainHTTPConnection: @unchecked Sendable {
                     if errno == EINTR { continue }
                     throw Self.error(NSURLErrorNetworkConnectionLost, String(cString: strerror(errno)))
                 }
-                if ready == 0 { throw Self.error(NSURLErrorTimedOut, "no data for \(Int(request.timeoutInterval)) s") }
+                if ready == 0 { throw Self.error(NSURLErrorTimedOut, "no data for \(NumberFormat.duration(seconds: request.timeoutInterval))") }
                 let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 if n < 0 {
                     if errno == EINTR { continue }

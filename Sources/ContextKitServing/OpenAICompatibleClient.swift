@@ -2,6 +2,7 @@ import ContextKit
 import ContextKitHTTP
 import ContextKitJSON
 import Foundation
+import Render
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -85,7 +86,7 @@ package struct OpenAICompatibleClient: Sendable {
             case let .unreachable(url, reason):
                 return "cannot reach \(url): \(reason); check that the server is running and the URL is right"
             case let .timedOut(url, seconds):
-                return "\(url) started answering but did not finish within \(Self.seconds(seconds)) s; raise the time-out if the server is just slow"
+                return "\(url) started answering but did not finish within \(NumberFormat.duration(seconds: seconds)); raise the time-out if the server is just slow"
             case let .tooLarge(url, limit):
                 let size = limit >= 1 << 20 ? "\(limit >> 20) MB" : "\(limit) bytes"
                 return "\(url) sent more than \(size) for one chat completion; it is not answering as an OpenAI-compatible server would"
@@ -100,10 +101,6 @@ package struct OpenAICompatibleClient: Sendable {
             case let .malformedResponse(reason):
                 return "the server's answer is not an OpenAI-compatible chat completion: \(reason)"
             }
-        }
-
-        private static func seconds(_ t: TimeInterval) -> String {
-            t == t.rounded() ? String(Int(t)) : String(format: "%.1f", t)
         }
     }
 
@@ -162,7 +159,7 @@ package struct OpenAICompatibleClient: Sendable {
         case let .unreachable(url, reason):
             return .unreachable(url: url, reason: reason)
         case let .silent(url, _, answered), let .deadlinePassed(url, _, answered):
-            return answered ? .timedOut(url: url, seconds: timeout) : .unreachable(url: url, reason: "the server sent nothing within \(Int(timeout)) s")
+            return answered ? .timedOut(url: url, seconds: timeout) : .unreachable(url: url, reason: "the server sent nothing within \(NumberFormat.duration(seconds: timeout))")
         case let .tooLarge(url, limit):
             return .tooLarge(url: url, limit: limit)
         case let .broken(url, reason, answered, received):

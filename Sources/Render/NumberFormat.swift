@@ -32,6 +32,26 @@ package enum NumberFormat {
         return out
     }
 
+    /// A duration as people read it, the one format of every tool's times:
+    /// three significant digits below a minute (`0.05 s`, `1.5 s`, `2 s`,
+    /// `6.48 s`, `12.3 s`), then whole minutes and seconds (`3 min 20 s`,
+    /// `3 min`) and hours and minutes (`1 h 5 min`, `1 h`).
+    package static func duration(seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0 else { return "-" }
+        if seconds < 59.95 {
+            // Three significant digits, without trailing zeros.
+            let places = seconds < 1 ? 3 : seconds < 10 ? 2 : 1
+            var text = decimal(seconds, places: places)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text + " s"
+        }
+        let whole = Int(seconds.rounded())
+        let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
+        if hours == 0 { return "\(minutes) min" + (rest > 0 ? " \(rest) s" : "") }
+        return "\(hours) h" + (minutes > 0 ? " \(minutes) min" : "")
+    }
+
     /// `part / whole` as a whole percentage, `78%`; below 1 but above 0 shows `<1%`,
     /// so a non-empty input is never reported as taking no room at all.
     package static func percent(_ part: Int, of whole: Int) -> String {

@@ -4,6 +4,7 @@ import ContextKitServing
 import ContextKitJSON
 import Summariser
 import Foundation
+import Render
 
 /// Chat completions over HTTP from any OpenAI-compatible server: llama.cpp's
 /// llama-server, vLLM, Ollama, LM Studio, OpenAI.
@@ -156,7 +157,7 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
     static func detail(of failure: HTTPFailure) -> String {
         switch failure {
         case let .unreachable(_, reason), let .broken(_, reason, _, _): return reason
-        case let .silent(url, seconds, _), let .deadlinePassed(url, seconds, _): return "\(url) did not answer within \(Int(seconds)) s"
+        case let .silent(url, seconds, _), let .deadlinePassed(url, seconds, _): return "\(url) did not answer within \(NumberFormat.duration(seconds: seconds))"
         case let .tooLarge(url, limit): return "\(url) sent more than \(limit) bytes"
         case let .status(refusal): return "HTTP \(refusal.status): \(OpenAICompatibleClient.message(in: refusal.body))"
         case .cancelled: return "cancelled"
@@ -206,7 +207,7 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
         do {
             try await HTTPClient.withDeadline(seconds: seconds, url: client.completionsURL.absoluteString, body)
         } catch HTTPFailure.deadlinePassed {
-            throw GenerationError.transport("no complete answer within \(Int(seconds)) s (the total time-out)", status: nil)
+            throw GenerationError.transport("no complete answer within \(NumberFormat.duration(seconds: seconds)) (the total time-out)", status: nil)
         }
     }
 
@@ -238,12 +239,6 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             throw generationError(failure)
         }
         continuation.yield(try answer.finish(schema: request.schema, maxTokens: maxTokens))
-    }
-
-    /// A wait as people read it: "2 s", "1.5 s", "0.05 s".
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return attoseconds == 0 ? "\(seconds) s" : String(format: "%.3g s", Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// The JSON body of one streamed chat completion.
@@ -391,10 +386,10 @@ public struct OpenAICompatibleBackend: LanguageModelBackend {
             guard let abandoned = refusal.abandonedRetry else { return error }
             let detail: String
             if case .transport(let message, _) = error { detail = message } else { detail = error.description }
-            let why =
-                abandoned.askedByServer
-                ? "the server's Retry-After asks for a wait of \(Self.seconds(abandoned.wait))" : "the next retry would wait \(Self.seconds(abandoned.wait))"
-            return .transport("\(detail) (\(why), which ends past the total time-out of \(Int(configuration.totalTimeout)) s)", status: refusal.status)
+            let wait = NumberFormat.duration(seconds: abandoned.wait.seconds)
+            let why = abandoned.askedByServer ? "the server's Retry-After asks for a wait of \(wait)" : "the next retry would wait \(wait)"
+            let total = NumberFormat.duration(seconds: configuration.totalTimeout)
+            return .transport("\(detail) (\(why), which ends past the total time-out of \(total))", status: refusal.status)
         case let .broken(_, reason, _, _):
             return .transport("\(host): \(reason)", status: nil)
         case .deadlinePassed, .tooLarge:

@@ -152,21 +152,14 @@ extension PlanCommand {
                 Table(header: ["", "", ""], alignRight: [false, false, false]).render(rows).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(
                     separator: "\n"))
             let latency = job.latency
-            out += "  time    ≈ \(duration(seconds(calls))) (estimate: first token \(NumberFormat.decimal(latency.coldFirstToken)) s cold, "
-            out += "\(NumberFormat.decimal(latency.warmFirstToken, places: 3)) s warm"
-            if job.idle > 0 { out += " + \(NumberFormat.decimal(latency.idlePenalty(afterIdle: job.idle))) s after \(NumberFormat.decimal(job.idle, places: 0)) s idle" }
+            out += "  time    ≈ \(NumberFormat.duration(seconds: seconds(calls))) (estimate: first token \(NumberFormat.duration(seconds: latency.coldFirstToken)) cold, "
+            out += "\(NumberFormat.duration(seconds: latency.warmFirstToken)) warm"
+            if job.idle > 0 { out += " + \(NumberFormat.duration(seconds: latency.idlePenalty(afterIdle: job.idle))) after \(NumberFormat.duration(seconds: job.idle)) idle" }
             out += ", \(NumberFormat.decimal(latency.outputCharactersPerSecond, places: 0)) characters/s of output"
             if job.concurrency > 1 { out += ", \(job.concurrency) calls at a time" }
             out += "; \(latency.source)"
             out += latency.measured ? ")\n" : "; prompt reading time not modelled; --cold/--warm/--chars-per-second override)\n"
             return out
-        }
-
-        func duration(_ seconds: Double) -> String {
-            if seconds < 60 { return NumberFormat.decimal(seconds, places: 1) + " s" }
-            let minutes = Int(seconds / 60)
-            if minutes < 60 { return "\(minutes) min \(Int(seconds) % 60) s" }
-            return "\(minutes / 60) h \(minutes % 60) min"
         }
 
         func firstWords(_ chunk: Chunk) -> String {

@@ -11,10 +11,7 @@ extension SummariseCommand {
         let job: Job
         let run: SummaryRun
 
-        static func seconds(_ duration: Duration) -> String {
-            let s = duration.seconds
-            return s < 10 ? NumberFormat.decimal(s, places: 3) + " s" : NumberFormat.decimal(s, places: 1) + " s"
-        }
+        static func seconds(_ duration: Duration) -> String { NumberFormat.duration(seconds: duration.seconds) }
 
         static func rounded(_ duration: Duration?) -> OrderedJSON {
             duration.map { .double(($0.seconds * 1000).rounded() / 1000) } ?? .null

@@ -12,6 +12,16 @@ struct NumberFormatTests {
         #expect(NumberFormat.decimal(value, places: places) == expected)
     }
 
+    @Test(
+        "durations have one format: three significant digits below a minute, then minutes and hours",
+        arguments: [
+            (0.05, "0.05 s"), (0.3834, "0.383 s"), (1.5, "1.5 s"), (2, "2 s"), (6.483, "6.48 s"), (12.34, "12.3 s"),
+            (59.99, "1 min"), (200, "3 min 20 s"), (180, "3 min"), (3600, "1 h"), (3900, "1 h 5 min"), (-1, "-")
+        ])
+    func duration(seconds: Double, expected: String) {
+        #expect(NumberFormat.duration(seconds: seconds) == expected)
+    }
+
     @Test("decimals keep two places unless told")
     func decimalDefault() {
         #expect(NumberFormat.decimal(1.0 / 3) == "0.33")

@@ -194,7 +194,7 @@ struct HostileServerTests {
         #expect(
             outcome.error
                 == .transport(
-                    "rate limited for an hour (the server's Retry-After asks for a wait of 3600 s, which ends past the total time-out of \(Int(Self.totalTimeout)) s)", status: 429)
+                    "rate limited for an hour (the server's Retry-After asks for a wait of 1 h, which ends past the total time-out of \(Int(Self.totalTimeout)) s)", status: 429)
         )
         #expect(try await HostileServer.requests(to: url) == 1)
         #expect(outcome.elapsed < Self.slack)
