@@ -193,20 +193,10 @@ enum SchemaCostCommand {
 
     /// The text of a schema or instructions file, or of standard input for `-`.
     static func readInput(_ path: String) throws -> String {
-        let data: Data?
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            data = FileManager.default.contents(atPath: path)
+        do {
+            return String(decoding: try InputFile.text(path, folderHint: "give one schema file", whyText: "schema files are JSON or Swift source"), as: UTF8.self)
+        } catch {
+            throw CommandFailure("\(error)")
         }
-        guard let data else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw CommandFailure("\(path): " + (isDirectory.boolValue ? "is a folder; give one schema file" : exists ? "cannot be read (permissions?)" : "no such file"))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw CommandFailure("\(path): not UTF-8 text; schema files are JSON or Swift source")
-        }
-        return text
     }
 }

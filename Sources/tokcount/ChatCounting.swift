@@ -39,7 +39,7 @@ enum ChatCounting {
             } catch {
                 outcome.error = "\(error)"
             }
-            if let e = outcome.error { Output.err("tokcount: \(WholeInput.display(path)): \(e)\n") }
+            if let e = outcome.error { Output.err("tokcount: \(InputFile.display(path)): \(e)\n") }
             outcomes.append(outcome)
         }
         if let limit = options.truncate {
@@ -80,7 +80,7 @@ enum ChatCounting {
         ])
         rows.append(["", "overhead", n(count.overhead), "", count.overheadSource])
         rows.append(["", "total", n(count.total), "", ""])
-        var out = WholeInput.display(o.path) + "\n"
+        var out = InputFile.display(o.path) + "\n"
         out += Table(header: ["#", "role", "tokens", "prompt tokens", "in the rendered prompt"], alignRight: [true, false, true, false, false])
             .render(rows).split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
         out += "\n  model:  \(s.profile.name), \(count.method)\n"

@@ -72,11 +72,11 @@ enum IDDecoder {
         for path in s.paths {
             do {
                 let data = try WholeInput.read(path)
-                let ids = try parseIDs(String(decoding: data, as: UTF8.self), path: WholeInput.display(path))
+                let ids = try parseIDs(String(decoding: data, as: UTF8.self), path: InputFile.display(path))
                 let bytes = try s.tokenizer.decodeBytes(ids)
                 bytes.withUnsafeBytes { Output.out(bytes: $0) }
             } catch let error as TokenKitError {
-                Output.err("tokcount: \(WholeInput.display(path)): \(error)\n")
+                Output.err("tokcount: \(InputFile.display(path)): \(error)\n")
                 failed = true
             } catch {
                 Output.err("tokcount: \(error)\n")

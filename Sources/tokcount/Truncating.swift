@@ -62,10 +62,10 @@ enum ChatTruncating {
         guard let conversation = o.conversation, o.error == nil else { return .inputFailed }
         let cut: ConversationTruncation
         do { cut = try counter.truncate(conversation, to: limit, at: boundary) } catch {
-            Output.err("tokcount: \(WholeInput.display(o.path)): \(error)\n")
+            Output.err("tokcount: \(InputFile.display(o.path)): \(error)\n")
             return .inputFailed
         }
-        let name = WholeInput.display(o.path)
+        let name = InputFile.display(o.path)
         for i in cut.dropped {
             Output.err("tokcount: \(name): dropped messages[\(i)] (\(conversation.messages[i].role.rawValue))\n")
         }

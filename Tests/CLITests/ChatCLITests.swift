@@ -52,7 +52,7 @@ import TokenKit
         #expect(c.map { $0["status"] as? String } == ["failed", "counted", "failed"])
         #expect(c[1]["tokens"] as? Int == 124)
         let missing = try tokcount.run(["--chat", dir.url.appendingPathComponent("none.json").path])
-        #expect(missing.status == 1 && missing.stderr.contains("No such file"))
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"))
     }
 
     @Test func checkExitsThreeWhenTheConversationDoesNotFit() throws {
