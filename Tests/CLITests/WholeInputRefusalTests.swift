@@ -12,7 +12,7 @@ import Testing
         ("ctxkit", { ["summarise", $0] }),
         ("schema-cost", { [$0] }),
         ("tokcount", { ["--chat", $0] }),
-        ("tokcount", { ["--truncate", "100", $0] }),
+        ("tokcount", { ["--truncate", "100", $0] })
     ]
 
     @Test func everyCommandRefusesAMissingFileAndAFolderAlike() throws {
