@@ -385,38 +385,7 @@ public final class Tokenizer: Sendable {
 
     @inline(__always)
     private func scan<S: PieceScanner, Sink: TokenSink>(_ scanner: S.Type, _ cursor: UTF8Cursor, _ from: Int, _ sink: inout Sink) {
-        var i = from
-        // The memo is taken without a closure: through one, the compiler kept
-        // the memo's hit path a call (`PieceCache`'s performance notes).
-        if var lease = pieceCaches.take(textBytes: cursor.end &- from) {
-            // Windows of pieces through the memo; after one in which the memo
-            // thrashed (`PieceCache.isThrashing`), a stretch straight to the
-            // encoder, so that a text the memo cannot hold pays no lookups
-            // and stores for nothing.
-            while i < cursor.end && !sink.isFull {
-                let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions
-                let windowEnd = Swift.min(cursor.end, i &+ PieceCache.window)
-                while i < windowEnd && !sink.isFull {
-                    let e = S.pieceEnd(cursor, from: i)
-                    lease.cache.encode(encoder, cursor.base, i, e, readableTo: cursor.end, into: &sink)
-                    i = e
-                }
-                guard lease.cache.isThrashing(missesBefore: missesBefore, evictionsBefore: evictionsBefore) else { continue }
-                let bypassEnd = Swift.min(cursor.end, i &+ PieceCache.bypass)
-                while i < bypassEnd && !sink.isFull {
-                    let e = S.pieceEnd(cursor, from: i)
-                    encoder.encode(cursor.base, i, e, into: &sink)
-                    i = e
-                }
-            }
-            pieceCaches.giveBack(lease)
-            return
-        }
-        while i < cursor.end && !sink.isFull {
-            let e = S.pieceEnd(cursor, from: i)
-            encoder.encode(cursor.base, i, e, into: &sink)
-            i = e
-        }
+        pieceCaches.scan(S.self, cursor, from: from, with: encoder, into: &sink)
     }
 }
 

@@ -1,6 +1,4 @@
 import ContextKit
-import Foundation
-import Render
 import ToolSupport
 
 /// Reading one whole input as text, for the modes that need all of it at once.

@@ -137,7 +137,8 @@ import Foundation
 ///   piece pays the short lookup, `missed`'s wide and long lookups, the
 ///   encode into the arena and a store that is evicted before it is used
 ///   (callgrind, 2 MiB warm: `missed` 54% of the instructions).
-/// - So the scan loop (`Tokenizer.scan`) sends the text through the memo in
+/// - So the scan loop (`Pool.scan`, the OpenAI encodings' and single-scanner
+///   model files') sends the text through the memo in
 ///   windows of 16 KB and, after a window in which the memo thrashed
 ///   (`isThrashing`: over one miss per 64 bytes, and most misses evicted an
 ///   entry), sends the next 256 KB straight to the encoder; entries already
@@ -414,6 +415,48 @@ struct PieceCache {
             lock.lock()
             if free.count < limit { free.append(lease) }
             lock.unlock()
+        }
+
+        /// Encodes the pieces `S` cuts `cursor`'s text into, from `from`: the
+        /// scan loop of every single-scanner tokenizer (the OpenAI encodings'
+        /// and model files'), through a memo when `take` lends one.
+        ///
+        /// The text goes through the memo in windows of `PieceCache.window`
+        /// bytes; after a window in which the memo thrashed (`isThrashing`),
+        /// the next `PieceCache.bypass` bytes go straight to the encoder, so
+        /// that a text the memo cannot hold pays no lookups and stores for
+        /// nothing. The memo is taken without a closure: through one, the
+        /// compiler kept its hit path a call.
+        @inline(__always)
+        func scan<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(
+            _ scanner: S.Type, _ cursor: UTF8Cursor, from: Int, with encoder: Encoder, into sink: inout Sink
+        ) {
+            var i = from
+            if var lease = take(textBytes: cursor.end &- from) {
+                while i < cursor.end && !sink.isFull {
+                    let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions
+                    let windowEnd = Swift.min(cursor.end, i &+ PieceCache.window)
+                    while i < windowEnd && !sink.isFull {
+                        let e = S.pieceEnd(cursor, from: i)
+                        lease.cache.encode(encoder, cursor.base, i, e, readableTo: cursor.end, into: &sink)
+                        i = e
+                    }
+                    guard lease.cache.isThrashing(missesBefore: missesBefore, evictionsBefore: evictionsBefore) else { continue }
+                    let bypassEnd = Swift.min(cursor.end, i &+ PieceCache.bypass)
+                    while i < bypassEnd && !sink.isFull {
+                        let e = S.pieceEnd(cursor, from: i)
+                        encoder.encode(cursor.base, i, e, into: &sink)
+                        i = e
+                    }
+                }
+                giveBack(lease)
+                return
+            }
+            while i < cursor.end && !sink.isFull {
+                let e = S.pieceEnd(cursor, from: i)
+                encoder.encode(cursor.base, i, e, into: &sink)
+                i = e
+            }
         }
 
         /// Runs `body` with a memo from `take(textBytes:)`, or nil, and gives it back.

@@ -117,22 +117,7 @@ final class OpenModelPipeline: Sendable {
     private func scan<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(
         _ scanner: S.Type, with encoder: Encoder, _ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, into sink: inout Sink
     ) {
-        let cursor = UTF8Cursor(base: p, end: to, table: characters)
-        var i = from
-        if var lease = pieceCaches.take(textBytes: to &- from) {
-            while i < to && !sink.isFull {
-                let e = S.pieceEnd(cursor, from: i)
-                lease.cache.encode(encoder, p, i, e, readableTo: to, into: &sink)
-                i = e
-            }
-            pieceCaches.giveBack(lease)
-            return
-        }
-        while i < to && !sink.isFull {
-            let e = S.pieceEnd(cursor, from: i)
-            encoder.encode(p, i, e, into: &sink)
-            i = e
-        }
+        pieceCaches.scan(S.self, UTF8Cursor(base: p, end: to, table: characters), from: from, with: encoder, into: &sink)
     }
 
     /// Runs step `k` on `p[from..<to]`; past the last step, hands over the piece.
