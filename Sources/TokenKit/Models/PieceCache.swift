@@ -174,6 +174,54 @@ import Foundation
 ///   evicting", 45.1 ms (2.49×), but the per-piece counter cost the warm
 ///   CJK pass 5.36 → 5.55 ms and code 18.91 → 19.26 ms: hence windows of
 ///   bytes, which add no work per piece.
+///
+/// ### Issue 41: gigatoken's kernel, tried piece by piece (stop 49)
+///
+/// gigatoken 0.10.0's source (`src/pretokenize/fast`, `src/bpe`) puts its
+/// lead in two things: it overlaps its probes (a batch of pieces is cut,
+/// each probe's line is prefetched, then the batch is probed) and it
+/// decides piece starts from 64-byte class masks with no branch per piece. Both were built here and
+/// measured against main `22f593d`, cl100k count, `tokbench` pinned to one
+/// CPU, the median of 5 warm calls, the median of 3–5 processes alternated
+/// with the old binary (10 MB English, 5 MB code, 2 MB CJK, ms), and with
+/// cachegrind on one warm round of 2 MB of English (main: 60.1M
+/// instructions, 374K mispredicted branches; 201K of them in the scanner
+/// inlined in the loop, 62K in `otherPieceEnd`, 58K in the memo).
+/// - Rejected: batches of 32 pieces, each one's small-table set prefetched
+///   (`__builtin_prefetch` through a C header) before any is probed. Warm
+///   English 29.3 → 42.8, code 20.9 → 28.5, CJK 5.7 → 6.7; cachegrind
+///   73.3M instructions and 631K mispredicts (687K with the prefetch made
+///   branch-free). The sets an English text uses sit in L2, so there was
+///   little latency to hide, and cut apart from the probes, the scanner's
+///   branches lost the history that had predicted them.
+/// - Rejected: a SIMD block classifier (a C target: AVX-512BW, AVX2, NEON
+///   and portable tiers chosen at run time with no compiler flag) and a
+///   cutter that decides cl100k's ASCII pieces from its masks, every
+///   alternative computed and one selected, checked against the scanner
+///   on the corpora (equal counts). Warm English 26.3 → 41.9, code 18.5 →
+///   24.9, CJK 5.14 → 5.67; cachegrind 92.8M instructions, 368K
+///   mispredicts. The scanner's mispredicts fell from 263K to 27K, but the
+///   cutter's own tests took 62K and the memo's rose from 58K to 215K:
+///   which table a piece goes to (its length)
+///   had been predicted from the scanner's branches, and with none left it
+///   is a coin toss again. The masks cost about 130 instructions a piece
+///   against the scanner's 58: the whole loop spills registers, and
+///   the baseline x86-64 that Swift compiles for has no `shrx`, so every
+///   variable shift goes through `cl`.
+/// - So the two only pay together, in one loop that branches neither on a
+///   piece's kind nor on its length: one short table for pieces of 1 to 16
+///   bytes (gigatoken's key is one masked 16-byte load), a count that adds a
+///   piece's token count without a loop over its tokens, and the cutter,
+///   compiled for BMI2 and AVX2. Swift has no per-function target
+///   attribute, so that loop would be C with `target(...)` functions and
+///   run-time dispatch, this memo staying as the portable path: a kernel
+///   rewrite, not a step.
+/// - Seeding the short tables with the vocabulary (the entry above),
+///   measured again on code and CJK, first call: English 28.59 → 28.83,
+///   code 28.37 → 28.00, CJK 13.03 → 13.51 (warm unchanged). Code's first
+///   call is 10 ms over its warm one, but in pieces of several tokens that
+///   are not tokens themselves (`missed` is 23% of its samples), which no
+///   vocabulary seeds.
 struct PieceCache {
     /// Texts shorter than this are encoded without the memo, until such
     /// texts add up to this many bytes.
