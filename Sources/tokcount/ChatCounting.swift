@@ -18,7 +18,10 @@ enum ChatCounting {
     static func run(_ paths: [String], options: TokcountCommand.Options, settings s: TokcountCommand.Settings) throws -> ExitCode {
         let counter: ConversationCounter
         do {
-            counter = try ConversationCounter(profile: s.profile, tokenizer: s.tokenizer, estimate: .some(s.estimate))
+            // The template's predictor counts with the model's own tokenizer:
+            // the one already loaded unless -e replaced it.
+            let framing = try ChatFraming.inferred(for: s.profile, tokenizer: s.tokenizerIsTheProfiles ? s.tokenizer : nil)
+            counter = try ConversationCounter(profile: s.profile, tokenizer: s.tokenizer, estimate: .some(s.estimate), framing: framing)
         } catch {
             throw UsageError(tool: "tokcount", "-m/--model \(s.profile.name): \(error)")
         }

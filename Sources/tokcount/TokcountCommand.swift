@@ -140,6 +140,8 @@ enum TokcountCommand {
         var profile: ModelProfile
         var tokenizer: Tokenizer
         var tokenizerName: String
+        /// Whether `tokenizer` is the profile's own (no -e, or -e naming it).
+        var tokenizerIsTheProfiles: Bool
         var estimate: TokenEstimate?
         var reserve: Int
         var reserveSource: TokenBudget.ReserveSource
@@ -211,6 +213,7 @@ enum TokcountCommand {
         if decode && options.json { throw usage("--decode prints text; --json does not apply to it") }
         return Settings(
             paths: options.positionals, profile: profile, tokenizer: tokenizer, tokenizerName: tokenizer.name,
+            tokenizerIsTheProfiles: tokenizerSpec == profile.tokenizer,
             estimate: estimate, reserve: reserve, reserveSource: reserveSource, specialMode: specialMode, special: special,
             json: options.json, ids: ids, pieces: pieces, decode: decode, check: options.check,
             binary: options.binary, respectGitIgnore: !options.noIgnore,

@@ -16,19 +16,29 @@ public struct ConversationCounter: Sendable {
     ///
     /// - Parameters:
     ///   - profile: the model the conversation is sent to.
-    ///   - tokenizer: the tokenizer to count with; nil loads the profile's.
+    ///   - tokenizer: the tokenizer to count text with; nil loads the
+    ///     profile's. A model's chat template is always counted with the
+    ///     model's own tokenizer.
     ///   - estimate: how counts are estimated; the profile's by default.
     ///   - framing: how the model frames a conversation; nil takes the one the profile implies.
     /// - Throws: `ConversationError.templateFailed` when the model's template
     ///   cannot be parsed; what loading the tokenizer throws.
     public init(profile: ModelProfile, tokenizer: Tokenizer? = nil, estimate: TokenEstimate?? = nil, framing: ChatFraming? = nil) throws {
         self.profile = profile
-        let tokenizer = try tokenizer ?? profile.tokenizer.load()
-        // The template's predictor counts with the same tokenizer: the model file is loaded once.
-        self.framing = try framing ?? ChatFraming.inferred(for: profile, tokenizer: tokenizer)
+        // A template renders the model's own prompt, which only the model's
+        // tokenizer counts (its special tokens): the template's predictor
+        // shares the tokenizer only when it is the profile's, loaded here.
+        let counting: Tokenizer, profiles: Tokenizer?
+        if let tokenizer {
+            (counting, profiles) = (tokenizer, nil)
+        } else {
+            counting = try profile.tokenizer.load()
+            profiles = counting
+        }
+        self.framing = try framing ?? ChatFraming.inferred(for: profile, tokenizer: profiles)
         var estimated = profile
         if let estimate { estimated.estimate = estimate }
-        self.text = SchemaCostSettings(profile: estimated, tokenizer: tokenizer)
+        self.text = SchemaCostSettings(profile: estimated, tokenizer: counting)
     }
 
     /// The tokenizer that counts.

@@ -1,6 +1,7 @@
 import ContextKit
 import Foundation
 import TestSupport
+import TokenKit
 import Testing
 
 /// A GGUF model file is a profile by itself: its window, tokenizer and the
@@ -166,5 +167,19 @@ struct SmolLM2ProfileTests {
 
     @Test func provenanceSaysWhereEachNumberCameFrom() throws {
         #expect(try Self.profile().provenance == ["window from llama.context_length", "overheads from tokenizer.chat_template"])
+    }
+}
+
+/// A GGUF model's chat template is counted with the model's own tokenizer,
+/// whatever tokenizer counts plain text (`tokcount -m MODEL.gguf -e NAME --chat`).
+@Suite struct GGUFTemplateTokenizerTests {
+    @Test func theTemplateCountsWithTheModelsTokenizerWhenAnotherCountsText() throws {
+        let profile = try ModelProfile(gguf: TestRepository.gguf.appendingPathComponent("ggml-vocab-qwen2.gguf"), contextWindow: 4_096)
+        let conversation = try Conversation(json: #"{"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi there"}]}"#)
+        let own = try ConversationCounter(profile: profile).count(conversation)
+        let otherText = try ConversationCounter(profile: profile, tokenizer: Tokenizer.named("cl100k_base")).count(conversation)
+        #expect(own.renderedPrompt?.contains("<|im_start|>") == true)
+        #expect(otherText.total == own.total)
+        #expect(otherText.renderedPrompt == own.renderedPrompt)
     }
 }
