@@ -38,7 +38,7 @@ package final class StreamCounter {
     /// allows, and read whole when it is nil.
     package init(
         tokenizer: Tokenizer, special: SpecialTokenPolicy, estimate: TokenEstimate?,
-        threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 4 << 20
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = ChunkReader.defaultBlockSize
     ) {
         self.tokenizer = tokenizer
         self.special = special
