@@ -56,7 +56,12 @@ let package = Package(
         // plain-text and Markdown tables, CSV and SVG. A leaf, so ContextKit,
         // the reports and the tools print numbers and wrap text one way.
         .target(name: "Render"),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render"], exclude: ["README.md"], resources: [.copy("Resources")]),
+        // Byte scans that need vector compares and mask extraction, which
+        // Swift's SIMD types do not lower to: SSE2 on x86-64 and NEON on
+        // arm64 (present in every such CPU, so no compiler flag and no
+        // run-time dispatch), plain C elsewhere.
+        .target(name: "CByteScan"),
+        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render", "CByteScan"], exclude: ["README.md"], resources: [.copy("Resources")]),
         // What talks to a running model server: the OpenAI-compatible client
         // and the overflow probe. Apart from ContextKit
         // because HTTPS means URLSession, and on Linux FoundationNetworking
@@ -92,7 +97,7 @@ let package = Package(
         .testTarget(name: "TokenKitTests", dependencies: ["ContextKitJSON", "TokenKit", "TestSupport"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "TestSupport"]),
+        .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "CByteScan", "TestSupport"]),
         .testTarget(name: "ContextKitReportsTests", dependencies: ["ContextKit", "ContextKitReports", "TestSupport"]),
         .testTarget(name: "ContextKitServingTests", dependencies: ["ContextKitJSON", "ContextKit", "ContextKitServing", "TestSupport"]),
         .testTarget(name: "SummariserTests", dependencies: ["Summariser", "SummariserServing", "ContextKitServing", "TestSupport"]),

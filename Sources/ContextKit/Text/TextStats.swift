@@ -1,3 +1,5 @@
+import CByteScan
+
 /// What a text is made of, gathered in one pass over its bytes: sizes, lines,
 /// CJK share, and the first byte that is not valid UTF-8 or is a NUL.
 ///
@@ -31,18 +33,24 @@ public struct TextStats: Equatable, Sendable {
     /// `tokcount` runs this over every chunk beside the tokenizer, so it is
     /// part of the whole-process speed (`reports/bench.md`, "`tokcount -j 1`
     /// on 40 MB within 10% of the in-process count"). Eight bytes a step,
-    /// with a branch on whether the word holds a line feed, took 9% of
+    /// with a branch on whether the word held a line feed, took 9% of
     /// `tokcount -j 1` on the 40 MB English corpus (`perf record`, about
-    /// 11 ms). ASCII text now goes 32 bytes a step. A first version packed
-    /// the four words' line-feed marks into a 32-bit mask and took its
-    /// population count: the baseline x86-64 target has no `popcnt`, so that
-    /// compiled to a dozen instructions and the share only fell to 7.7%.
-    /// Now the marks are summed lane-wise and added up by one multiply, and
-    /// the step only remembers *which* block held the last line feed (a
-    /// select, not a branch: English has a line feed in about half of its
-    /// 32-byte blocks, a coin toss to the predictor); that one block is
-    /// searched once at the end. Both steps find NULs exactly, and the byte
-    /// loop handles the rest.
+    /// 11 ms). Then 32 bytes a step in Swift, the line-feed marks summed
+    /// lane-wise and added up by one multiply (the baseline x86-64 target
+    /// has no `popcnt`, so a population count of a packed mask compiled to
+    /// a dozen instructions): 3.9% (issue 41, 256 KB blocks). Swift's SIMD
+    /// types do not get further here: `pointwiseMin` stays a call and `any`
+    /// a loop over the lanes. So ASCII runs now go to C (`ck_ascii_blocks`,
+    /// SSE2 on x86-64 and NEON on arm64, 64 bytes a step), which stops at
+    /// the exact byte that is not ASCII or is NUL; that character is
+    /// decoded here and the run resumes right after it. English has a
+    /// character outside ASCII in 5% of its 64-byte blocks (curly quotes,
+    /// dashes): a first version stopped at the block and left the whole
+    /// block to the Swift steps, which then took as long as the C run
+    /// (1.5% each). Now, `perf record` over 6 runs of `tokcount -e
+    /// cl100k_base -j 1` on the 40 MB English corpus: 3.99% → 2.12% of the
+    /// samples (1.70% in C), about 2.3 ms of 122. Not done: an AVX2 tier
+    /// (run-time dispatch for at most 1 ms more).
     public init(scanning text: UnsafeBufferPointer<UInt8>) {
         guard let base = text.baseAddress else { return }
         bytes = text.count
@@ -50,10 +58,6 @@ public struct TextStats: Equatable, Sendable {
         var i = 0
         var chars = 0
         var charsAtLastNewline = -1
-        // The 32-byte block that holds the last line feed seen, if the last
-        // one was seen by the block step, and the characters before it.
-        var lastFeedBlock = -1
-        var charsAtLastFeedBlock = 0
         var lines = 0
         var cjk = 0
         let highBits: UInt64 = 0x8080_8080_8080_8080
@@ -61,35 +65,19 @@ public struct TextStats: Equatable, Sendable {
         let newlineBytes: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
         // Marks (high bit of each byte) the bytes of `x` that are zero, exactly.
         @inline(__always) func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & low7) &+ low7) | x | low7) }
-        // The marks of `zeroBytes` as eight bits, byte k's mark in bit k: the
-        // multiply moves bit 8k + 7 to bit 56 + k, and no two products overlap.
-        @inline(__always) func packed(_ marks: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: ((marks >> 7) &* 0x0102_0408_1020_4080) >> 56) }
+        // Where the vector scan may be tried again: past the byte that stopped it.
+        var vectorFrom = 0
         while i < n {
-            if i &+ 32 <= n {
-                let p = UnsafeRawPointer(base + i)
-                let w0 = p.loadUnaligned(as: UInt64.self), w1 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                let w2 = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self), w3 = p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                if (w0 | w1 | w2 | w3) & highBits == 0 {
-                    // In ASCII words adding 0x7F to a byte sets its high bit
-                    // unless the byte is zero, so these are the zero marks
-                    // with no carry between bytes.
-                    if (w0 &+ low7) & (w1 &+ low7) & (w2 &+ low7) & (w3 &+ low7) & highBits != highBits && firstNUL == nil {
-                        firstNUL =
-                            i
-                            &+ (packed(zeroBytes(w0)) | packed(zeroBytes(w1)) << 8
-                            | packed(zeroBytes(w2)) << 16 | packed(zeroBytes(w3)) << 24).trailingZeroBitCount
-                    }
-                    let f0 = ~((w0 ^ newlineBytes) &+ low7) & highBits, f1 = ~((w1 ^ newlineBytes) &+ low7) & highBits
-                    let f2 = ~((w2 ^ newlineBytes) &+ low7) & highBits, f3 = ~((w3 ^ newlineBytes) &+ low7) & highBits
-                    // Each byte lane of the sum is at most 4; the multiply adds the lanes into the top byte.
-                    lines &+= Int(truncatingIfNeeded: (((f0 >> 7) &+ (f1 >> 7) &+ (f2 >> 7) &+ (f3 >> 7)) &* 0x0101_0101_0101_0101) >> 56)
-                    let hasFeed = f0 | f1 | f2 | f3 != 0
-                    lastFeedBlock = hasFeed ? i : lastFeedBlock
-                    charsAtLastFeedBlock = hasFeed ? chars : charsAtLastFeedBlock
-                    chars &+= 32
-                    i &+= 32
-                    continue
-                }
+            if i >= vectorFrom && i &+ 64 <= n && UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & highBits == 0 {
+                let run = ck_ascii_blocks(base + i, n &- i)
+                lines &+= Int(run.newlines)
+                if run.last_newline >= 0 { charsAtLastNewline = chars &+ run.last_newline &+ 1 }
+                chars &+= Int(run.scanned)
+                i &+= Int(run.scanned)
+                // The byte that stopped it (not ASCII, or a NUL), or the last
+                // block of under 64 bytes, is for the steps below.
+                vectorFrom = i &+ 1
+                continue
             }
             if i &+ 8 <= n {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
@@ -100,7 +88,6 @@ public struct TextStats: Equatable, Sendable {
                     if feeds != 0 {
                         lines &+= feeds.nonzeroBitCount
                         charsAtLastNewline = chars &+ ((63 &- feeds.leadingZeroBitCount) >> 3) &+ 1
-                        lastFeedBlock = -1
                     }
                     chars &+= 8
                     i &+= 8
@@ -109,7 +96,7 @@ public struct TextStats: Equatable, Sendable {
             }
             let b0 = base[i]
             if b0 < 0x80 {
-                if b0 == 0x0A { lines &+= 1; charsAtLastNewline = chars &+ 1; lastFeedBlock = -1 }
+                if b0 == 0x0A { lines &+= 1; charsAtLastNewline = chars &+ 1 }
                 if b0 == 0 && firstNUL == nil { firstNUL = i }
                 chars &+= 1
                 i &+= 1
@@ -125,11 +112,6 @@ public struct TextStats: Equatable, Sendable {
             if Self.isCJK(scalar) { cjk &+= 1 }
             chars &+= 1
             i &+= length
-        }
-        if lastFeedBlock >= 0 {
-            var k = 31
-            while base[lastFeedBlock &+ k] != 0x0A { k &-= 1 }
-            charsAtLastNewline = charsAtLastFeedBlock &+ k &+ 1
         }
         characters = chars
         newlines = lines

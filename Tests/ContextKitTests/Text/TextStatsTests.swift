@@ -1,3 +1,4 @@
+import CByteScan
 import ContextKit
 import Testing
 import TestSupport
@@ -88,6 +89,64 @@ import TestSupport
             }
             if round % 4 == 0 { text.removeAll { $0 == 0 } }
             #expect(stats(text) == referenceStats(text), "round \(round)")
+        }
+    }
+
+    @Test func readsNothingPastTheEndOfItsText() {
+        // ASCII to the end of the text, then bytes of a character that is not
+        // part of it: a scan that read past the end would count it.
+        let buffer = Array(repeating: UInt8(ascii: "a"), count: 128) + Array("日本".utf8)
+        for end in [64, 100, 127, 128] {
+            let s = buffer.withUnsafeBufferPointer { TextStats(scanning: UnsafeBufferPointer(rebasing: $0[..<end])) }
+            #expect(s == stats(Array(repeating: UInt8(ascii: "a"), count: end)))
+            #expect(s.characters == end && s.cjkCharacters == 0)
+        }
+    }
+
+    /// What `ck_ascii_blocks` must return, one byte at a time.
+    func referenceRun(_ text: [UInt8]) -> ck_ascii_run {
+        var run = ck_ascii_run(scanned: 0, newlines: 0, last_newline: -1)
+        while run.scanned < text.count / 64 * 64, text[run.scanned] != 0, text[run.scanned] < 0x80 {
+            if text[run.scanned] == 0x0A {
+                run.newlines += 1
+                run.last_newline = run.scanned
+            }
+            run.scanned += 1
+        }
+        return run
+    }
+
+    @Test func vectorAndPortableASCIIScansStopAtTheSameByte() {
+        var fuzz = TextFuzz(seed: 29)
+        for round in 0..<3_000 {
+            // Mostly ASCII with line feeds, dense or sparse, and now and then a
+            // NUL or a byte that is not ASCII, at any place in a block and any
+            // alignment; runs longer than 63 blocks test the lanes' overflow.
+            let count = Int(fuzz.next() % (round % 10 == 0 ? 20_000 : 700))
+            let feedsPerMille = fuzz.next() % 4 == 0 ? 3 : 60
+            let oddPerMille = [0, 1, 1, 20][Int(fuzz.next() % 4)]
+            let offset = Int(fuzz.next() % 16)
+            var text = [UInt8](repeating: 0, count: offset + count)
+            for k in offset..<text.count {
+                let r = fuzz.next() % 1_000
+                if r < feedsPerMille {
+                    text[k] = 0x0A
+                } else if r < feedsPerMille + oddPerMille {
+                    text[k] = r % 2 == 0 ? 0 : 0x80 | UInt8(r % 128)
+                } else {
+                    text[k] = UInt8(32 + r % 95)
+                }
+            }
+            let expected = referenceRun(Array(text[offset...]))
+            text.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }  // no bytes at all
+                let start = base + offset
+                for run in [ck_ascii_blocks(start, count), ck_ascii_blocks_portable(start, count)] {
+                    #expect(
+                        run.scanned == expected.scanned && run.newlines == expected.newlines && run.last_newline == expected.last_newline,
+                        "round \(round): \(run) against \(expected)")
+                }
+            }
         }
     }
 
