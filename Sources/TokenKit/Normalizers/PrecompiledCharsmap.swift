@@ -39,9 +39,10 @@ struct PrecompiledCharsmap: Sendable {
     }
 
     /// The rules matching a prefix of `p[from..<to]`, shortest first, at most
-    /// `limit` of them: each match's length and replacement offset, given to `body`.
-    @inline(__always)
-    private func forEachPrefix(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, limit: Int, _ body: (_ length: Int, _ value: Int) -> Void) {
+    /// `limit` of them: each match's length and replacement offset, given to
+    /// `body`. Returns how many bytes the walk read before it stopped.
+    @inline(__always) @discardableResult
+    private func forEachPrefix(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int, limit: Int, _ body: (_ length: Int, _ value: Int) -> Void) -> Int {
         let count = units.count
         var node = Int(Self.offset(units[0]))
         var found = 0
@@ -49,17 +50,27 @@ struct PrecompiledCharsmap: Sendable {
         while i < to {
             let c = Int(p[i])
             node ^= c
-            guard node < count else { return }
+            guard node < count else { return i - from }
             let unit = units[node]
-            guard unit & (1 << 31 | 0xFF) == UInt32(c) else { return }
+            guard unit & (1 << 31 | 0xFF) == UInt32(c) else { return i - from }
             node ^= Int(Self.offset(unit))
             i += 1
             if (unit >> 8) & 1 == 1 {
-                guard node < count else { return }
+                guard node < count else { return i - from }
                 if found < limit { body(i - from, Int(units[node] & 0x7FFF_FFFF)) }
                 found += 1
             }
         }
+        return to - from
+    }
+
+    /// Whether a rule may start with `p[0..<count]`: false when the trie walk
+    /// stops inside those bytes without a match, so that `longestRule` and
+    /// `firstRule` find nothing in any text that starts with them.
+    func mayHaveRule(startingWith p: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var matched = false
+        let walked = forEachPrefix(p, 0, count, limit: 1) { _, _ in matched = true }
+        return matched || walked == count
     }
 
     @inline(__always)

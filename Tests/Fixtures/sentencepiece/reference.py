@@ -22,6 +22,11 @@ EDGE_CASES = [
     "🙂👍🏽👨‍👩‍👧 🇫🇷", "\u0000\u0001\u007f", "\ufeffBOM", "<s> </s> <unk> <pad> [INST]", "▁ ▁▁ x▁y",
     "e\u0301 \u1100\u1161\u11a8", "\ufffd", "x" * 3000, "ab " * 2000, "unknown ☃ ☃☃ 𝄞𝄞 characters",
     "Mixed123 numbers 4567.89 and dates 2024-01-01", "Ωμέγα Ελληνικά Русский текст עברית العربية",
+    # Blocks where characters with charsmap rules (and characters that compose
+    # with the next one) sit beside characters without: the normalizer copies
+    # the latter through tables without looking for a rule.
+    "".join(map(chr, [*range(0xA0, 0x180), *range(0x3000, 0x3100), *range(0xFF00, 0xFFF0), *range(0x2460, 0x2500)]))
+    + " か\u3099 ｶﾞ A\u030a a\u0301e\u0308 \u1100\u1161 ﬀ ℃ ㌀",
 ]
 
 
