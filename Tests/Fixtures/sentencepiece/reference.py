@@ -27,6 +27,11 @@ EDGE_CASES = [
     # the latter through tables without looking for a rule.
     "".join(map(chr, [*range(0xA0, 0x180), *range(0x3000, 0x3100), *range(0xFF00, 0xFFF0), *range(0x2460, 0x2500)]))
     + " か\u3099 ｶﾞ A\u030a a\u0301e\u0308 \u1100\u1161 ﬀ ℃ ㌀",
+    # Longer than UnigramEncoder.window (8,192 bytes): one run of characters an
+    # English model does not know, and runs in which every position starts a
+    # piece of two characters (botchan's "er" and "re", kyoto's "11"), so that
+    # the lattice finds no point to start again from and grows.
+    "日本語のテキスト" * 2000, "er" * 6000, ("er" * 5000 + " 東京 ") * 3, "1" * 20000,
 ]
 
 
