@@ -28,7 +28,18 @@ import Render
 /// 132.6 → 124.7 ms CPU, 5,477 → 1,566 page faults; wall, median of 9
 /// alternated runs by block size: 4 MB 134.8 ms, 2 MB 133.5, 1 MB 132.3,
 /// 512 KB 128.3, 256 KB 127.2, 128 KB 127.4. `-j 2` on 100 MB, the same way:
-/// 175.5 → 165.6 ms.
+/// 175.5 → 165.6 ms. `bench/run --only process` then: 0.87 of the
+/// in-process speed (322.4 against 371.0 MB/s; 0.81 before).
+///
+/// What is left of the 10% budget (about 11 ms of the in-process 108 ms) is
+/// spent before the text is tokenized at all: the process's own start-up
+/// with the prepared vocabulary (5.3 ms on 1 KB, the same run), `read(2)`'s
+/// copy out of the page cache (about 3 ms: 2.5–2.9% of the samples) and
+/// `TextStats` (about 2.5 ms). Mapping the file instead of reading it would
+/// save the copy, but a mapped file that another process truncates kills
+/// this one with SIGBUS (`FileByteSource`); a mapping would need a SIGBUS
+/// handler that maps zeros over the lost pages and a check of the size
+/// afterwards. Not built.
 package struct ChunkReader {
     /// Bytes read per round unless a caller asks for another size.
     package static let defaultBlockSize = 256 << 10
