@@ -44,8 +44,9 @@ ck_ascii_run ck_ascii_blocks_portable(const uint8_t *bytes, size_t count) {
         uint64_t w[8];
         uint64_t any_high = 0, all_nonzero = high;
         for (int k = 0; k < 8; k++) {
-            uint64_t x = 0;
-            for (int b = 0; b < 8; b++) x |= (uint64_t)bytes[i + 8 * k + b] << (8 * b);
+            // Byte order does not matter: every test below is per byte.
+            uint64_t x;
+            __builtin_memcpy(&x, bytes + i + 8 * k, 8);
             w[k] = x;
             any_high |= x;
             // In an ASCII word adding 0x7F sets a byte's high bit unless the byte is zero.

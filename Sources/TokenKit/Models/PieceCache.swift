@@ -480,31 +480,28 @@ struct PieceCache {
             _ scanner: S.Type, _ cursor: UTF8Cursor, from: Int, with encoder: Encoder, into sink: inout Sink
         ) {
             var i = from
-            if var lease = take(textBytes: cursor.end &- from) {
-                while i < cursor.end && !sink.isFull {
-                    let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions
-                    let windowEnd = Swift.min(cursor.end, i &+ PieceCache.window)
-                    while i < windowEnd && !sink.isFull {
-                        let e = S.pieceEnd(cursor, from: i)
-                        lease.cache.encode(encoder, cursor.base, i, e, readableTo: cursor.end, into: &sink)
-                        i = e
-                    }
-                    guard lease.cache.isThrashing(missesBefore: missesBefore, evictionsBefore: evictionsBefore) else { continue }
-                    let bypassEnd = Swift.min(cursor.end, i &+ PieceCache.bypass)
-                    while i < bypassEnd && !sink.isFull {
-                        let e = S.pieceEnd(cursor, from: i)
-                        encoder.encode(cursor.base, i, e, into: &sink)
-                        i = e
-                    }
+            // The pieces up to `end` straight to the encoder.
+            @inline(__always) func encodeDirectly(to end: Int) {
+                while i < end && !sink.isFull {
+                    let e = S.pieceEnd(cursor, from: i)
+                    encoder.encode(cursor.base, i, e, into: &sink)
+                    i = e
                 }
-                giveBack(lease)
-                return
             }
+            guard var lease = take(textBytes: cursor.end &- from) else { return encodeDirectly(to: cursor.end) }
             while i < cursor.end && !sink.isFull {
-                let e = S.pieceEnd(cursor, from: i)
-                encoder.encode(cursor.base, i, e, into: &sink)
-                i = e
+                let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions
+                let windowEnd = Swift.min(cursor.end, i &+ PieceCache.window)
+                while i < windowEnd && !sink.isFull {
+                    let e = S.pieceEnd(cursor, from: i)
+                    lease.cache.encode(encoder, cursor.base, i, e, readableTo: cursor.end, into: &sink)
+                    i = e
+                }
+                if lease.cache.isThrashing(missesBefore: missesBefore, evictionsBefore: evictionsBefore) {
+                    encodeDirectly(to: Swift.min(cursor.end, i &+ PieceCache.bypass))
+                }
             }
+            giveBack(lease)
         }
 
         /// Runs `body` with a memo from `take(textBytes:)`, or nil, and gives it back.
