@@ -61,7 +61,13 @@ let package = Package(
         // arm64 (present in every such CPU, so no compiler flag and no
         // run-time dispatch), plain C elsewhere.
         .target(name: "CByteScan"),
-        .target(name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render", "CByteScan"], exclude: ["README.md"], resources: [.copy("Resources")]),
+        // Guarded read-only mappings of large input files: a SIGBUS on a page
+        // that a truncation took becomes that input's error. C, because the
+        // signal handler must run no Swift.
+        .target(name: "CMappedFile"),
+        .target(
+            name: "ContextKit", dependencies: ["ContextKitJSON", "ChatTemplates", "TokenKit", "Render", "CByteScan", "CMappedFile"],
+            exclude: ["README.md"], resources: [.copy("Resources")]),
         // What talks to a running model server: the OpenAI-compatible client
         // and the overflow probe. Apart from ContextKit
         // because HTTPS means URLSession, and on Linux FoundationNetworking

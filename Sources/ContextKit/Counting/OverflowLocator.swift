@@ -129,7 +129,9 @@ package struct OverflowLocator: Sendable {
         var progress = Progress()
         while let chunk = try reader.next() {
             defer { chunk.release() }
-            if let point = try firstTokenPast(in: chunk.text, advancing: &progress) { return point }
+            let point = try firstTokenPast(in: chunk.text, advancing: &progress)
+            try chunk.checkUnchanged()
+            if let point { return point }
         }
         return nil
     }

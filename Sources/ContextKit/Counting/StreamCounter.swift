@@ -116,6 +116,9 @@ package final class StreamCounter {
                 return
             }
             do {
+                // Before the result is used: zeros read in place of a truncated
+                // file's lost pages would be a NUL, or a wrong count.
+                try piece.chunk!.checkUnchanged()
                 let result = try piece.result!.get()
                 if let nul = result.firstRefusedNUL {
                     state.done = true

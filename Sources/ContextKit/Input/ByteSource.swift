@@ -10,16 +10,26 @@ import Render
 package protocol ByteSource {
     /// Fills the start of `buffer`; returns how many bytes, 0 at the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// The whole source mapped, when it is a regular file of at least
+    /// `minimum` bytes that nothing has been read from yet and mapping works;
+    /// nil to be read instead.
+    mutating func mapping(atLeast minimum: Int) -> FileMapping?
 }
 
-/// A file descriptor read with `read(2)`, in whatever sizes the kernel gives.
+extension ByteSource {
+    package mutating func mapping(atLeast minimum: Int) -> FileMapping? { nil }
+}
+
+/// A file descriptor read with `read(2)`, in whatever sizes the kernel gives,
+/// or, for a large regular file, mapped (`mapping(atLeast:)`).
 ///
-/// Inputs are read, never mapped, however large: a mapped file that another
-/// process truncates while it is counted ends the whole process with SIGBUS
-/// when its lost pages are touched (`tokcount a.txt f b.txt` with `f` cut
-/// from 300 to 150 MB mid-run: signal 7, nothing printed, `a.txt` and `b.txt`
-/// lost too). A read past the new end just returns 0, which becomes that
-/// input's error. Memory stays at `ChunkReader`'s blocks in flight.
+/// A plain mapping of a file that another process truncates while it is
+/// counted ends the whole process with SIGBUS when its lost pages are
+/// touched (`tokcount a.txt f b.txt` with `f` cut from 300 to 150 MB mid-run:
+/// signal 7, nothing printed, `a.txt` and `b.txt` lost too), so the mapping
+/// is guarded (`FileMapping`) and a truncation is that input's error, as a
+/// read past the new end is on the read path. Memory stays at
+/// `ChunkReader`'s blocks in flight either way.
 package final class FileByteSource: ByteSource {
     private let fd: Int32
     private let owned: Bool
@@ -56,6 +66,17 @@ package final class FileByteSource: ByteSource {
 
     deinit { if owned { close(fd) } }
 
+    package func mapping(atLeast minimum: Int) -> FileMapping? {
+        guard let remaining, remaining == openedSize, openedSize >= minimum else { return nil }
+        return FileMapping(source: self, descriptor: fd, count: openedSize)
+    }
+
+    /// Throws when the file is now smaller than when it was opened.
+    func checkUnshrunk() throws {
+        var status = stat()
+        if fstat(fd, &status) == 0, Int(status.st_size) < openedSize { throw shrank() }
+    }
+
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let wanted = min(buffer.count, remaining ?? .max)
         guard wanted > 0 else { return 0 }
@@ -79,7 +100,7 @@ package final class FileByteSource: ByteSource {
 extension FileByteSource {
     /// The error for a regular file that ended before the size it had when
     /// opened: another process truncated or rewrote it while it was counted.
-    private func shrank() -> InputError {
+    func shrank() -> InputError {
         var status = stat()
         let now = fstat(fd, &status) == 0 ? " to \(NumberFormat.grouped(Int(status.st_size))) bytes" : ""
         return InputError(

@@ -106,11 +106,13 @@ final class MemorySource: ByteSource {
     }
 
     /// `tokcount a.txt f b.txt` with `f` cut from 300 to 150 MB mid-run ended
-    /// with SIGBUS when large files were mapped, and a.txt and b.txt were
-    /// lost. Here `f` (2 MiB, past the old 1 MiB mapping threshold) is cut in
-    /// half once it is open and again after its first block: its outcome is
-    /// the error, and the inputs around it are counted.
-    @Test func aFileTruncatedWhileCountedFailsAloneAndTheOthersAreCounted() throws {
+    /// with SIGBUS when large files were first mapped, and a.txt and b.txt
+    /// were lost. Here `f` (2 MiB) is cut in half once it is open and again
+    /// after its first block, or, mapped (`FileMapping`'s guard), cut to
+    /// 100,000 bytes as soon as it is mapped: its outcome is the error, and
+    /// the inputs around it are counted.
+    @Test(arguments: [false, true])
+    func aFileTruncatedWhileCountedFailsAloneAndTheOthersAreCounted(mapped: Bool) throws {
         let tokenizer = try Tokenizer.named("cl100k_base")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("truncated-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -128,15 +130,23 @@ final class MemorySource: ByteSource {
             let path: String
             var sizes: [Int: Int]
             var reads = 0
-            init(path: String, sizes: [Int: Int]) throws {
+            let mapped: Bool
+            init(path: String, sizes: [Int: Int], mapped: Bool) throws {
                 inner = try FileByteSource(path: path)
                 self.path = path
                 self.sizes = sizes
+                self.mapped = mapped
             }
             func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
                 if let size = sizes[reads] { truncate(path, off_t(size)) }
                 reads += 1
                 return try inner.read(into: buffer)
+            }
+            func mapping(atLeast minimum: Int) -> FileMapping? {
+                guard mapped else { return nil }
+                let mapping = inner.mapping(atLeast: minimum)
+                truncate(path, 100_000)
+                return mapping
             }
         }
         let counter = StreamCounter(tokenizer: tokenizer, special: .plainText, estimate: nil, threads: 2, blockSize: 64 << 10)
@@ -144,7 +154,9 @@ final class MemorySource: ByteSource {
         counter.run(
             paths.enumerated().map { i, path in
                 StreamCounter.Input(limit: nil, refuseBinary: true, sizeHint: i == 1 ? big.count : nil) {
-                    i == 1 ? try Truncating(path: path, sizes: [0: 1 << 20, 1: 100_000]) as ByteSource : try FileByteSource(path: path)
+                    i == 1
+                        ? try Truncating(path: path, sizes: [0: 1 << 20, 1: 100_000], mapped: mapped) as ByteSource
+                        : try FileByteSource(path: path)
                 }
             }
         ) { i, outcome in outcomes[i] = outcome }
