@@ -143,16 +143,23 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
             } catch {
                 throw TokenKitError.unreadableFile(path: error.file, reason: error.reason)
             }
+            // The shipped file is read and checked only when the prepared form
+            // was not made from it as it is now (`VocabularyCache`).
+            let source = FileIdentity(path: url.path)?.words ?? []
+            let prepared = VocabularyCache.load(name: rawValue, sourceChecksum: shippedChecksum)
+            if let prepared, !source.isEmpty, prepared.verifiedSource == source {
+                return try Tokenizer(name: rawValue, vocabulary: prepared.vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
+            }
             let data = try TiktokenFile.readFile(url)
             try verifyShippedChecksum(of: data, path: url.path)
             let vocabulary: Vocabulary
-            if let prepared = VocabularyCache.load(name: rawValue, sourceChecksum: shippedChecksum) {
-                vocabulary = prepared
+            if let prepared {
+                vocabulary = prepared.vocabulary
             } else {
                 vocabulary = try data.withUnsafeBytes { try TiktokenFile.parse($0, path: url.path) }
                 if let tables = MergeTables.build(for: vocabulary) { vocabulary.attach(tables) }
-                VocabularyCache.store(vocabulary, name: rawValue, sourceChecksum: shippedChecksum)
             }
+            VocabularyCache.store(vocabulary, name: rawValue, sourceChecksum: shippedChecksum, verifiedSource: source)
             return try Tokenizer(name: rawValue, vocabulary: vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
         }
     }

@@ -49,15 +49,7 @@ package final class MappedFile: @unchecked Sendable {
             throw TokenKitError.unreadableFile(path: path, reason: "not a regular file")
         }
         count = Int(info.st_size)
-        #if canImport(Darwin)
-            let modified = info.st_mtimespec
-        #else
-            let modified = info.st_mtim
-        #endif
-        identity = FileIdentity(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(count),
-            modifiedSeconds: UInt64(bitPattern: Int64(modified.tv_sec)),
-            modifiedNanoseconds: UInt64(modified.tv_nsec))
+        identity = FileIdentity(info)
         if count == 0 {
             mapping = nil
             base = UnsafeRawPointer(bitPattern: 1)!  // never read: every read is bounds-checked against count
@@ -111,4 +103,28 @@ struct FileIdentity: Equatable {
     var size: UInt64
     var modifiedSeconds: UInt64
     var modifiedNanoseconds: UInt64
+
+    /// The identity in a file's status.
+    init(_ info: stat) {
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
+        #endif
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = UInt64(info.st_size)
+        modifiedSeconds = UInt64(bitPattern: Int64(modified.tv_sec))
+        modifiedNanoseconds = UInt64(modified.tv_nsec)
+    }
+
+    /// The identity of the file at `path` now; nil when it has none to give.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// Its five fields, in the order above, as a cache header stores them.
+    var words: [UInt64] { [device, inode, size, modifiedSeconds, modifiedNanoseconds] }
 }

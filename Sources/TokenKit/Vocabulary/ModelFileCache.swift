@@ -57,9 +57,8 @@ struct ModelFileCache {
     private static func identityWords(_ file: MappedFile) -> [UInt64] {
         let id = file.identity
         let path = Array(file.path.utf8)
-        return [
-            magic, formatVersion, VocabularyCache.formatVersion, id.device, id.inode, id.size,
-            id.modifiedSeconds, id.modifiedNanoseconds, Vocabulary.hash(path, path.count)
+        return [magic, formatVersion, VocabularyCache.formatVersion] + id.words + [
+            Vocabulary.hash(path, path.count)
         ]
     }
 

@@ -6,16 +6,21 @@ import Foundation
 /// rebuilding every table (about half a second for cl100k).
 ///
 /// A file is used only if its header names the source file's checksum (the
-/// shipped checksum, verified on the source first), this format version and
-/// the host's byte order, and every table's checksum matches: a stale,
-/// truncated or damaged file is ignored and rewritten. Writes go to a temporary
+/// shipped checksum, verified on the source before the file was written),
+/// this format version and the host's byte order, and every table's checksum
+/// matches: a stale, truncated or damaged file is ignored and rewritten. The
+/// header also keeps the identity (`FileIdentity`) the source had when it was
+/// verified: while the source still has it, a load need not read and hash the
+/// source again (1.7 MB for cl100k, about 1 ms of a 5.4 ms start-up). Writes go to a temporary
 /// file renamed into place, so readers never see half a file. The cache is an
 /// optimisation only: any failure to read or write it falls back to building.
 enum VocabularyCache {
     static let magic: UInt64 = 0x3143_4F56_4B54_4B43  // "CKTKVOC1", little-endian
     /// Bump whenever the layout of a table, or the way any table is built, changes.
-    static let formatVersion: UInt64 = 3
-    static let headerWords = 16
+    static let formatVersion: UInt64 = 4
+    /// Words 0–14 describe the tables, 15–19 the source's identity, the last is the header's checksum.
+    static let headerWords = 24
+    static let sourceIdentityWords = 15..<20
 
     /// The platform's cache folder for ContextKit (`StorageFolders.cache`), or nil when it has none.
     static var directory: URL? { StorageFolders.cache() }
@@ -24,14 +29,15 @@ enum VocabularyCache {
         directory?.appendingPathComponent("tokenkit/\(name)-\(String(sourceChecksum, radix: 16))-v\(formatVersion).bin")
     }
 
-    /// The prepared vocabulary stored for this source, if a valid file is there.
-    static func load(name: String, sourceChecksum: UInt64) -> Vocabulary? {
+    /// The prepared vocabulary stored for this source, if a valid file is
+    /// there, and the identity its source had when it was verified.
+    static func load(name: String, sourceChecksum: UInt64) -> (vocabulary: Vocabulary, verifiedSource: [UInt64])? {
         guard let url = url(name: name, sourceChecksum: sourceChecksum),
             let file = try? MappedFile(path: url.path, readAhead: true), file.count >= headerWords * 8
         else { return nil }
         let header = UnsafeBufferPointer(start: file.base.assumingMemoryBound(to: UInt64.self), count: headerWords)
         guard header[0] == magic, header[1] == formatVersion, header[2] == sourceChecksum,
-            header[15] == checksum(of: Array(header))
+            header[headerWords - 1] == checksum(of: Array(header))
         else { return nil }
         var reader = ArenaReader(file: file, offset: headerWords * 8)
         let shape = Vocabulary.Shape(
@@ -49,7 +55,7 @@ enum VocabularyCache {
             vocabulary.attach(MergeTables(treeShape: treeShape, treeArena: treeArena, trieShape: trieShape, trieArena: trieArena))
         }
         guard reader.offset == file.count else { return nil }
-        return vocabulary
+        return (vocabulary, Array(header[sourceIdentityWords]))
     }
 
     /// Slices consecutive arenas (each a multiple of 8 bytes) out of a mapped file, checking each.
@@ -69,8 +75,10 @@ enum VocabularyCache {
         }
     }
 
-    /// Stores a prepared vocabulary; silently does nothing if the folder is not writable.
-    static func store(_ vocabulary: Vocabulary, name: String, sourceChecksum: UInt64) {
+    /// Stores a prepared vocabulary, built from a source whose checksum was
+    /// verified while it had the identity `verifiedSource` (`FileIdentity.words`);
+    /// silently does nothing if the folder is not writable.
+    static func store(_ vocabulary: Vocabulary, name: String, sourceChecksum: UInt64, verifiedSource: [UInt64]) {
         guard let url = url(name: name, sourceChecksum: sourceChecksum) else { return }
         var header = [UInt64](repeating: 0, count: headerWords)
         header[0] = magic
@@ -88,7 +96,8 @@ enum VocabularyCache {
             header[14] = tables.trieArena.checksum()
             arenas += [tables.treeArena, tables.trieArena]
         }
-        header[15] = checksum(of: header)
+        if verifiedSource.count == sourceIdentityWords.count { header[sourceIdentityWords] = verifiedSource[...] }
+        header[headerWords - 1] = checksum(of: header)
         header.withUnsafeBytes { h in
             writeAtomically(url, [(h.baseAddress!, h.count)] + arenas.map { (UnsafeRawPointer($0.base), $0.size) })
         }

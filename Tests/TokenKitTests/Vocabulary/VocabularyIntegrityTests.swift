@@ -93,4 +93,27 @@ struct VocabularyIntegrityTests {
             try Tokenizer(contentsOf: URL(fileURLWithPath: "/nonexistent/x.tiktoken"))
         }
     }
+
+    /// The prepared form remembers the identity its source had when it was
+    /// verified, so a later load can skip reading the source; the header's
+    /// checksum covers it, so a damaged identity is a damaged file.
+    @Test("the cache keeps the verified source's identity")
+    func cacheKeepsTheVerifiedSourceIdentity() throws {
+        let vocabulary = try parse("YQ== 0\nYg== 1\nYWI= 2\n")
+        let name = "test-\(UUID().uuidString)"
+        let checksum: UInt64 = 0x1234_5678
+        let url = try #require(VocabularyCache.url(name: name, sourceChecksum: checksum))
+        defer { try? FileManager.default.removeItem(at: url) }
+        let identity = try #require(FileIdentity(path: #filePath)).words
+        VocabularyCache.store(vocabulary, name: name, sourceChecksum: checksum, verifiedSource: identity)
+        let loaded = try #require(VocabularyCache.load(name: name, sourceChecksum: checksum))
+        #expect(loaded.verifiedSource == identity)
+        #expect(loaded.vocabulary.tokenCount == 3)
+        #expect(VocabularyCache.load(name: name, sourceChecksum: checksum + 1) == nil)
+
+        var bytes = [UInt8](try Data(contentsOf: url))
+        bytes[VocabularyCache.sourceIdentityWords.lowerBound * 8] ^= 1
+        try Data(bytes).write(to: url)
+        #expect(VocabularyCache.load(name: name, sourceChecksum: checksum) == nil)
+    }
 }
