@@ -45,9 +45,10 @@ import Render
 /// 118.9 ms CPU, page faults 1,564 → 1,752; `-j 2` on the 100 MB corpus
 /// 158.3 → 150.7 ms wall, 305 → 290 ms CPU. Peak RSS did not grow (100 MB
 /// with `-j 1` 39.6 → 39.3 MB, `-j 2` 48.6 → 45.3 MB), because counted
-/// chunks' pages are unmapped as they are released. Smaller files are read:
-/// a mapping costs two system calls and a fault per 64 KB, which a file of
-/// a few blocks does not win back. With the copy gone, `TextStats` is the
+/// chunks' pages are unmapped as they are released. Smaller files are read
+/// as before (not measured mapped: a file of a few blocks has little copy to
+/// save, and a folder of small files keeps the path its row was tuned on,
+/// `StreamCounter.smallInput`). With the copy gone, `TextStats` is the
 /// first to touch a chunk (3.5% of `perf record`'s samples, against 2.1%
 /// before). Rejected: the tokenizer reading each chunk before `TextStats`
 /// (whose pass would then find it in L2): 119.3 → 118.9 ms wall, within the
