@@ -226,9 +226,22 @@ final class OpenModelPipeline: Sendable {
 /// merge-list BPE, SentencePiece BPE, WordPiece and Unigram.
 protocol PieceEncoder {
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink)
+    /// The id of a piece of one or two bytes at `p` when the encoder encodes it
+    /// as that one token, else `.max`: answered in the memo's hit path
+    /// (`PieceCache`), without a call.
+    func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32
 }
 
-extension BytePairEncoder: PieceEncoder {}
+extension PieceEncoder {
+    @inline(__always)
+    func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 { .max }
+}
+
+extension BytePairEncoder: PieceEncoder {
+    /// tiktoken encodes a piece that is a token as that token.
+    @inline(__always)
+    func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 { vocabulary.rawID(of: p, count: n) }
+}
 extension MergeListEncoder: PieceEncoder {}
 extension SentencePieceEncoder: PieceEncoder {}
 extension WordPieceEncoder: PieceEncoder {}
