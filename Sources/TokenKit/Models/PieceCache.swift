@@ -107,14 +107,16 @@ import Foundation
 ///   generation and gains nothing on a second pass, but loses nothing either.
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load. Since issue 41 (stop 51) that load
-///   is in the hit path (`PieceEncoder.shortPieceID`, for tiktoken's
-///   encoder, which encodes a piece that is a token as that token) instead
-///   of behind the call for unmemoized pieces. `tokbench count 6`, median
-///   of 5 alternated processes, first / warm ms, before → after: cl100k
-///   English 29.26 / 26.35 → 28.16 / 25.36, code 27.83 / 18.22 → 27.25 /
-///   17.65, CJK 12.74 / 5.14 → 12.66 / 5.10; o200k English 31.49 / 28.49 →
-///   30.60 / 27.54, code 29.81 / 19.26 → 29.15 / 18.77; cl100k encode
-///   English 36.00 / 27.93 → 35.68 / 27.64.
+///   is inlined in the hit path (`PieceEncoder.shortPieceID`, for
+///   tiktoken's encoder, which encodes a piece that is a token as that
+///   token) instead of behind the call for unmemoized pieces. `tokbench
+///   SPEC MODE 6`, median of 5–7 alternated processes, warm CPU ms: cl100k
+///   count English 26.35 → 25.16, code 18.20 → 17.38, CJK 5.16 → 5.16;
+///   cl100k encode English 27.95 → 26.14; o200k count English 28.45 →
+///   29.04 and code 19.25 → 19.35 (slower: the same code in o200k's loop,
+///   whose scanner is larger), o200k encode English 28.89 → 28.74. A first
+///   version that called `rawID` (too large to inline, so a call) gained
+///   about 1% on every row.
 /// - A short text makes no memo (`minimumText`): zeroing one costs about as
 ///   much as counting 30 KB of text. It uses a kept one if there is one, and
 ///   short texts make one once together they reach `minimumText` (`Pool`).

@@ -240,7 +240,7 @@ extension PieceEncoder {
 extension BytePairEncoder: PieceEncoder {
     /// tiktoken encodes a piece that is a token as that token.
     @inline(__always)
-    func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 { vocabulary.rawID(of: p, count: n) }
+    func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 { vocabulary.shortID(of: p, count: n) }
 }
 extension MergeListEncoder: PieceEncoder {}
 extension SentencePieceEncoder: PieceEncoder {}

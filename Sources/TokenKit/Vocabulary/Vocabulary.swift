@@ -161,8 +161,7 @@ final class Vocabulary: @unchecked Sendable {
     /// `id(of:count:)` with `.max` for "no token", which keeps the hot loops free of optionals.
     @inline(__always)
     func rawID(of start: UnsafePointer<UInt8>, count: Int) -> UInt32 {
-        if count == 1 { return byteIDs[Int(start[0])] }
-        if count == 2 { return pairIDs[Int(start[0]) << 8 | Int(start[1])] }
+        if count <= 2 { return shortID(of: start, count: count) }
         let (word, h) = Self.key(start, count)
         let length = UInt64(min(count, 255))
         var slot = Int(truncatingIfNeeded: h) & mask
@@ -176,6 +175,13 @@ final class Vocabulary: @unchecked Sendable {
             }
             slot = (slot &+ 1) & mask
         }
+    }
+
+    /// `rawID` of a string of one or two bytes (`count` is 1 or 2): one load
+    /// from a direct table, small enough to inline anywhere.
+    @inline(__always)
+    func shortID(of start: UnsafePointer<UInt8>, count: Int) -> UInt32 {
+        count == 1 ? byteIDs[Int(start[0])] : pairIDs[Int(start[0]) << 8 | Int(start[1])]
     }
 
     /// A byte string's first eight bytes (zero-padded, read without going past
