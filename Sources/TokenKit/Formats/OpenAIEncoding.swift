@@ -145,9 +145,9 @@ public enum OpenAIEncoding: String, CaseIterable, Sendable {
             }
             // The shipped file is read and checked only when the prepared form
             // was not made from it as it is now (`VocabularyCache`).
-            let source = FileIdentity(path: url.path)?.words ?? []
+            let source = FileIdentity(path: url.path)
             let prepared = VocabularyCache.load(name: rawValue, sourceChecksum: shippedChecksum)
-            if let prepared, !source.isEmpty, prepared.verifiedSource == source {
+            if let prepared, let source, prepared.verifiedSource == source {
                 return try Tokenizer(name: rawValue, vocabulary: prepared.vocabulary, preTokenizer: preTokenizer, specialTokens: specialTokens)
             }
             let data = try TiktokenFile.readFile(url)

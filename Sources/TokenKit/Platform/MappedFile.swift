@@ -127,4 +127,11 @@ struct FileIdentity: Equatable {
 
     /// Its five fields, in the order above, as a cache header stores them.
     var words: [UInt64] { [device, inode, size, modifiedSeconds, modifiedNanoseconds] }
+
+    /// The identity a cache header stored as `words`; nil for five zeros (none stored).
+    init?<Words: Collection>(words: Words) where Words.Element == UInt64 {
+        let w = Array(words)
+        guard w.count == 5, w.contains(where: { $0 != 0 }) else { return nil }
+        (device, inode, size, modifiedSeconds, modifiedNanoseconds) = (w[0], w[1], w[2], w[3], w[4])
+    }
 }

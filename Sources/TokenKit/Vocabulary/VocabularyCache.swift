@@ -31,7 +31,7 @@ enum VocabularyCache {
 
     /// The prepared vocabulary stored for this source, if a valid file is
     /// there, and the identity its source had when it was verified.
-    static func load(name: String, sourceChecksum: UInt64) -> (vocabulary: Vocabulary, verifiedSource: [UInt64])? {
+    static func load(name: String, sourceChecksum: UInt64) -> (vocabulary: Vocabulary, verifiedSource: FileIdentity?)? {
         guard let url = url(name: name, sourceChecksum: sourceChecksum),
             let file = try? MappedFile(path: url.path, readAhead: true), file.count >= headerWords * 8
         else { return nil }
@@ -55,7 +55,7 @@ enum VocabularyCache {
             vocabulary.attach(MergeTables(treeShape: treeShape, treeArena: treeArena, trieShape: trieShape, trieArena: trieArena))
         }
         guard reader.offset == file.count else { return nil }
-        return (vocabulary, Array(header[sourceIdentityWords]))
+        return (vocabulary, FileIdentity(words: header[sourceIdentityWords]))
     }
 
     /// Slices consecutive arenas (each a multiple of 8 bytes) out of a mapped file, checking each.
@@ -76,9 +76,9 @@ enum VocabularyCache {
     }
 
     /// Stores a prepared vocabulary, built from a source whose checksum was
-    /// verified while it had the identity `verifiedSource` (`FileIdentity.words`);
+    /// verified while it had the identity `verifiedSource` (nil: not known);
     /// silently does nothing if the folder is not writable.
-    static func store(_ vocabulary: Vocabulary, name: String, sourceChecksum: UInt64, verifiedSource: [UInt64]) {
+    static func store(_ vocabulary: Vocabulary, name: String, sourceChecksum: UInt64, verifiedSource: FileIdentity?) {
         guard let url = url(name: name, sourceChecksum: sourceChecksum) else { return }
         var header = [UInt64](repeating: 0, count: headerWords)
         header[0] = magic
@@ -96,7 +96,7 @@ enum VocabularyCache {
             header[14] = tables.trieArena.checksum()
             arenas += [tables.treeArena, tables.trieArena]
         }
-        if verifiedSource.count == sourceIdentityWords.count { header[sourceIdentityWords] = verifiedSource[...] }
+        if let verifiedSource { header[sourceIdentityWords] = verifiedSource.words[...] }
         header[headerWords - 1] = checksum(of: header)
         header.withUnsafeBytes { h in
             writeAtomically(url, [(h.baseAddress!, h.count)] + arenas.map { (UnsafeRawPointer($0.base), $0.size) })

@@ -104,7 +104,7 @@ struct VocabularyIntegrityTests {
         let checksum: UInt64 = 0x1234_5678
         let url = try #require(VocabularyCache.url(name: name, sourceChecksum: checksum))
         defer { try? FileManager.default.removeItem(at: url) }
-        let identity = try #require(FileIdentity(path: #filePath)).words
+        let identity = try #require(FileIdentity(path: #filePath))
         VocabularyCache.store(vocabulary, name: name, sourceChecksum: checksum, verifiedSource: identity)
         let loaded = try #require(VocabularyCache.load(name: name, sourceChecksum: checksum))
         #expect(loaded.verifiedSource == identity)
