@@ -51,7 +51,14 @@ let package = Package(
         // the summariser's backend share one client. No product: only
         // `package` symbols, which no public API of ContextKit, Summariser or SummariserServing exposes.
         .target(name: "ContextKitHTTP", dependencies: ["Render"]),
-        .target(name: "TokenKit", dependencies: ["ContextKitJSON"] + unicodeDependency, exclude: ["README.md"], resources: [.copy("Resources")], swiftSettings: unicodeSettings),
+        // The count kernel of the cl100k family (cl100k, Llama 3, Qwen 2):
+        // piece cutting, key and probe compiled as one loop, which Swift
+        // spilled (PieceCache's notes). SSE2 on x86-64, NEON on arm64, plain
+        // C elsewhere: no compiler flag, no run-time dispatch.
+        .target(name: "CPieceKernel"),
+        .target(
+            name: "TokenKit", dependencies: ["ContextKitJSON", "CPieceKernel"] + unicodeDependency, exclude: ["README.md"], resources: [.copy("Resources")],
+            swiftSettings: unicodeSettings),
         // Rendering with no domain in it: number formatting, word wrapping,
         // plain-text and Markdown tables, CSV and SVG. A leaf, so ContextKit,
         // the reports and the tools print numbers and wrap text one way.
@@ -100,7 +107,7 @@ let package = Package(
         .testTarget(name: "ContextKitJSONTests", dependencies: ["ContextKitJSON", "TestSupport"]),
         .testTarget(name: "ContextKitHTTPTests", dependencies: ["ContextKitHTTP", "TestSupport"]),
         .testTarget(name: "ChatTemplatesTests", dependencies: ["ChatTemplates", "TokenKit", "TestSupport"]),
-        .testTarget(name: "TokenKitTests", dependencies: ["ContextKitJSON", "TokenKit", "TestSupport"]),
+        .testTarget(name: "TokenKitTests", dependencies: ["ContextKitJSON", "TokenKit", "CPieceKernel", "TestSupport"]),
         // Shared by the test targets: the repository's paths and the real llama-server.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ContextKitTests", dependencies: ["ContextKitJSON", "ContextKit", "TokenKit", "CByteScan", "TestSupport"]),

@@ -1,3 +1,4 @@
+import CPieceKernel
 import Foundation
 @testable import TokenKit
 
@@ -99,6 +100,88 @@ enum TokenKitFuzzProperties {
         text.unicodeScalars.contains { scalar in
             guard let age = scalar.properties.age else { return false }
             return age.major > 16 || (age.major == 16 && age.minor > 0)
+        }
+    }
+
+    // MARK: Count kernel
+
+    /// The count kernel's patterns with the scanner each must cut as.
+    static let countKernelPatterns: [(name: String, pattern: PieceCountPattern, pieceEnd: @Sendable (UTF8Cursor, Int) -> Int)] = [
+        ("cl100k", .cl100k, { Cl100kScanner.pieceEnd($0, from: $1) }),
+        ("llama3", .llama3, { Llama3Scanner.pieceEnd($0, from: $1) }),
+        ("qwen2", .qwen2, { Qwen2Scanner.pieceEnd($0, from: $1) })
+    ]
+
+    /// Every tier of the count kernel, for every pattern of the cl100k
+    /// family, on any bytes (random, adversarial, invalid UTF-8): with a table
+    /// that holds nothing, the kernel lists as missed exactly the pieces the
+    /// scanner cuts, counts no token, and hands a piece back undecided only
+    /// when a byte from 0x80 is where the pattern looks; with a pause, it
+    /// stops at the first piece start at or past it.
+    static func countKernelCuts(_ bytes: [UInt8]) -> String? {
+        for tier in PieceCountKernel.Tier.allCases {
+            guard let entry = tier.entry else { continue }
+            for (name, pattern, pieceEnd) in countKernelPatterns {
+                for pauseEvery in [Int.max, 1, 13] {
+                    if let problem = countKernelCuts(bytes, entry, pattern, pieceEnd, pauseEvery: pauseEvery) {
+                        return "\(tier) tier, \(name), pause every \(pauseEvery): \(problem)"
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    static func countKernelCuts(
+        _ bytes: [UInt8], _ entry: PieceCountKernel.Entry, _ pattern: PieceCountPattern, _ pieceEnd: (UTF8Cursor, Int) -> Int,
+        pauseEvery: Int
+    ) -> String? {
+        // One set that is never written: every probe misses.
+        var emptySet = [ck_piece_key](repeating: ck_piece_key(low: 0, high: 0), count: 4)
+        return emptySet.withUnsafeMutableBufferPointer { keys -> String? in
+            var table = ck_count_table(keys: keys.baseAddress, set_bits: 0)
+            var misses = [Int](repeating: -1, count: 2 * bytes.count + 2)
+            return bytes.withUnsafeBufferPointer { text -> String? in
+                guard let base = text.baseAddress, !text.isEmpty else { return nil }
+                let n = text.count
+                let cursor = UTF8Cursor(base: base, end: n, table: .shared)
+                var i = 0
+                while i < n {
+                    let pause = pauseEvery == .max ? Int.max : i + pauseEvery
+                    let r = misses.withUnsafeMutableBufferPointer { entry(&table, pattern.pattern, base, i, n, pause, $0.baseAddress, bytes.count + 1) }
+                    if r.tokens != 0 { return "an empty table counted \(r.tokens) tokens from \(i)" }
+                    var at = i
+                    for k in 0..<r.misses {
+                        let (a, b) = (misses[2 * k], misses[2 * k + 1])
+                        let e = pieceEnd(cursor, at)
+                        if a != at || b != e { return "the kernel cut \(a)..<\(b), the scanner \(at)..<\(e)" }
+                        at = e
+                    }
+                    if r.position != at { return "the kernel stopped at \(r.position) after listing pieces to \(at)" }
+                    switch Int(r.stop) {
+                    case Int(CK_COUNT_END):
+                        if at != n { return "the kernel says the text ends at \(at) of \(n)" }
+                    case Int(CK_COUNT_PAUSED):
+                        // `pause` is past `i`, so the first piece was cut.
+                        if at < pause || at == i { return "paused at \(at), for a pause at \(pause)" }
+                        if r.misses > 0 && misses[2 * (r.misses - 1)] >= pause { return "cut a piece from \(misses[2 * (r.misses - 1)]), past the pause at \(pause)" }
+                    case Int(CK_COUNT_UNDECIDED):
+                        // The pattern looks at most at the piece, the byte after
+                        // it, and the rest of a whitespace run.
+                        let e = pieceEnd(cursor, at)
+                        var look = Swift.min(n, e + 1)
+                        while look < n && [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(bytes[look - 1]) { look += 1 }
+                        if !bytes[at..<look].contains(where: { $0 >= 0x80 }) {
+                            return "handed back \(at)..<\(e) undecided, but \(at)..<\(look) is ASCII"
+                        }
+                        at = e
+                    default:
+                        return "stopped for \(r.stop) with room for every piece"
+                    }
+                    i = at
+                }
+                return nil
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import CPieceKernel
 import Foundation
 
 /// A memo of pre-tokenized pieces and their tokens, which a tokenizer keeps
@@ -225,7 +226,10 @@ import Foundation
 ///   compiled for BMI2 and AVX2. Swift has no per-function target
 ///   attribute, so that loop would be C with `target(...)` functions and
 ///   run-time dispatch, this memo staying as the portable path: a kernel
-///   rewrite, not a step.
+///   rewrite, not a step. Stop 52 began it for counting the cl100k family
+///   (`PieceCountKernel`, whose notes have its figures): one C loop of
+///   cutting, keying and probing a table of 1 to 15 bytes, with a count per
+///   piece, in SSE2 or NEON with no dispatch; not yet the block cutter.
 /// - Seeding the short tables with the vocabulary (the entry above),
 ///   measured again on code and CJK, first call: English 28.59 → 28.83,
 ///   code 28.37 → 28.00, CJK 13.03 → 13.51 (warm unchanged). Code's first
@@ -309,6 +313,12 @@ struct PieceCache {
     let arenaBytes: UnsafeMutablePointer<UInt8>
     let arenaIDs: UnsafeMutablePointer<UInt32>
     let arenaLengths: UnsafeMutablePointer<UInt16>
+    /// The count kernel's table (`PieceCountKernel`): counts only, so one
+    /// key per piece of 1 to 15 bytes.
+    let countTable: ck_count_table
+    /// Where the count kernel lists the pieces its table lacked (start and
+    /// end of each, `countMissCapacity` of them).
+    let countMisses: UnsafeMutablePointer<Int>
     var bytesUsed = 0
     var tokensUsed = 0
     /// Pieces the memo did not hold and had the encoder encode, since the
@@ -359,20 +369,23 @@ struct PieceCache {
         static let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
         static let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
         static let longBytes = longSets * 4 * MemoryLayout<LongEntry>.stride
+        static let countKeyBytes = countSets * 4 * MemoryLayout<ck_piece_key>.stride
+        static let countMissBytes = 2 * countMissCapacity * MemoryLayout<Int>.stride
+        static let tableBytes = smallBytes + wideBytes + longBytes + countKeyBytes + countMissBytes
 
         /// nil when the memory cannot be had: the text is then encoded without a memo.
         init?() {
             // calloc hands back zeroed memory, mapped as it is touched unless
             // `mapWritable` maps it now; the 64-byte alignment keeps each set
             // on whole cache lines.
-            guard let raw = calloc(1, Self.smallBytes + Self.wideBytes + Self.longBytes + 64) else { return nil }
+            guard let raw = calloc(1, Self.tableBytes + 64) else { return nil }
             guard let arena = malloc(longByteCapacity + longTokenCapacity * 6) else {
                 free(raw)
                 return nil
             }
             allocation = raw
             tables = raw + (64 &- Int(bitPattern: raw) & 63) & 63
-            Self.mapWritable(raw, Self.smallBytes + Self.wideBytes + Self.longBytes + 64)
+            Self.mapWritable(raw, Self.tableBytes + 64)
             ids = arena.bindMemory(to: UInt32.self, capacity: longTokenCapacity)
             lengths = (arena + longTokenCapacity * 4).bindMemory(to: UInt16.self, capacity: longTokenCapacity)
             bytes = (arena + longTokenCapacity * 6).bindMemory(to: UInt8.self, capacity: longByteCapacity)
@@ -404,7 +417,11 @@ struct PieceCache {
                 small: tables.assumingMemoryBound(to: SmallEntry.self),
                 entries: (tables + Self.smallBytes).assumingMemoryBound(to: Entry.self),
                 long: (tables + Self.smallBytes + Self.wideBytes).assumingMemoryBound(to: LongEntry.self),
-                arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths)
+                arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths,
+                countTable: ck_count_table(
+                    keys: (tables + Self.smallBytes + Self.wideBytes + Self.longBytes).assumingMemoryBound(to: ck_piece_key.self),
+                    set_bits: UInt32(countSets.trailingZeroBitCount)),
+                countMisses: (tables + Self.tableBytes - Self.countMissBytes).assumingMemoryBound(to: Int.self))
         }
 
         deinit {
@@ -499,6 +516,14 @@ struct PieceCache {
                 }
             }
             guard var lease = take(textBytes: cursor.end &- from) else { return encodeDirectly(to: cursor.end) }
+            if Sink.self == TokenCounter.self, let pattern = S.countPattern, let kernel = PieceCountKernel.tier.entry {
+                withUnsafeMutablePointer(to: &sink) {
+                    $0.withMemoryRebound(to: TokenCounter.self, capacity: 1) {
+                        lease.cache.count(S.self, kernel: kernel, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)
+                    }
+                }
+                return giveBack(lease)
+            }
             while i < cursor.end && !sink.isFull {
                 let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions
                 let windowEnd = Swift.min(cursor.end, i &+ PieceCache.window)

@@ -8,6 +8,14 @@
 protocol PieceScanner {
     /// The end (exclusive) of the piece starting at `i`; always `> i` when `i < cursor.end`.
     static func pieceEnd(_ cursor: UTF8Cursor, from i: Int) -> Int
+    /// The count kernel's form of this pattern, for the cl100k family
+    /// (`PieceCountKernel`); nil for the others.
+    static var countPattern: PieceCountPattern? { get }
+}
+
+extension PieceScanner {
+    @usableFromInline @inline(__always)
+    static var countPattern: PieceCountPattern? { nil }
 }
 
 extension UTF8Cursor {

@@ -1,0 +1,291 @@
+// The count kernel of the cl100k family: cuts ASCII text into pieces exactly
+// as `Cl100kScanner`, `Llama3Scanner` and `Qwen2Scanner` do, and adds each
+// piece's token count from a memo keyed by the piece's bytes. Anything it
+// cannot settle from ASCII bytes alone (a byte from 0x80 where the pattern
+// looks), and any piece the memo lacks, goes back to the caller, which
+// decides it with the scanner and the encoder. Tests compare it with them
+// (`PieceCountKernelTests`).
+//
+// Why C: the loop is small enough to stay in registers only when the piece
+// logic, the key and the probe are compiled together, and Swift keeps every
+// variable shift behind `cl` and spills the loop (PieceCache's notes,
+// issue 41). No compiler flag: x86-64's SSE2 and arm64's NEON are in every
+// such CPU.
+
+#include "CPieceKernel.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h>
+#define CK_HAVE_SSE2 1
+#elif defined(__aarch64__) || defined(_M_ARM64)
+#include <arm_neon.h>
+#define CK_HAVE_NEON 1
+#endif
+
+#define CK_INLINE static inline __attribute__((always_inline))
+
+void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128], uint8_t max_digits,
+                           uint8_t trailing_run_is_one_piece) {
+    for (int b = 0; b < 256; b++) pattern->classes[b] = b < 128 ? ascii_classes[b] : CK_CLASS_HIGH;
+    pattern->max_digits = max_digits;
+    pattern->trailing_run_is_one_piece = trailing_run_is_one_piece;
+}
+
+CK_INLINE uint64_t load_le64(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+// ---------------------------------------------------------------------------
+// Runs of ASCII letters: the one run long enough to be worth a vector.
+
+enum { TIER_PORTABLE = 0, TIER_VECTOR = 1 };
+
+CK_INLINE int is_ascii_letter(uint8_t b) { return (uint8_t)((b | 0x20) - 'a') < 26; }
+
+/// The end of the run of `[A-Za-z]` from `j`, eight bytes a step.
+CK_INLINE size_t letters_end_portable(const uint8_t *t, size_t j, size_t end) {
+    const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
+    while (j + 8 <= end) {
+        uint64_t w = load_le64(t + j) | ones * 0x20;
+        // Bit 7 of each byte's (b & 0x7f) + (0x80 - x) is set exactly when b >= x.
+        uint64_t low7 = w & ~high;
+        uint64_t from_a = low7 + ones * (0x80 - 'a');
+        uint64_t past_z = low7 + ones * (0x80 - 'a' - 26);
+        uint64_t outside = (from_a & ~past_z & ~w & high) ^ high;
+        if (outside) return j + (size_t)(__builtin_ctzll(outside) >> 3);
+        j += 8;
+    }
+    while (j < end && is_ascii_letter(t[j])) j++;
+    return j;
+}
+
+CK_INLINE size_t letters_end(const uint8_t *t, size_t j, size_t end, int tier) {
+#if CK_HAVE_SSE2
+    if (tier == TIER_VECTOR) {
+        const __m128i fold = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a'), z = _mm_set1_epi8(25);
+        while (j + 16 <= end) {
+            __m128i y = _mm_sub_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t + j)), fold), a);
+            unsigned outside = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(y, z), y)) & 0xffff;
+            if (outside) return j + (size_t)__builtin_ctz(outside);
+            j += 16;
+        }
+    }
+#elif CK_HAVE_NEON
+    if (tier == TIER_VECTOR) {
+        const uint8x16_t fold = vdupq_n_u8(0x20), a = vdupq_n_u8('a'), z = vdupq_n_u8(26);
+        while (j + 16 <= end) {
+            uint8x16_t letters = vcltq_u8(vsubq_u8(vorrq_u8(vld1q_u8(t + j), fold), a), z);
+            // Four bits per byte: the first non-letter's nibble is the first clear one.
+            uint64_t nibbles = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(letters), 4)), 0);
+            if (~nibbles) return j + (size_t)(__builtin_ctzll(~nibbles) >> 2);
+            j += 16;
+        }
+    }
+#endif
+    return letters_end_portable(t, j, end);
+}
+
+// ---------------------------------------------------------------------------
+// Piece ends.
+
+/// What `piece_end` returns when a byte from 0x80 decides the piece (a piece
+/// end is never 0).
+#define UNDECIDED 0
+
+/// The end of a letters run that must not end at a byte from 0x80 (which may
+/// be a letter).
+CK_INLINE size_t letters_piece_end(const uint8_t *t, size_t j, size_t end, int tier) {
+    size_t e = letters_end(t, j, end, tier);
+    return e < end && t[e] >= 0x80 ? UNDECIDED : e;
+}
+
+/// `\s*[\r\n]`, `\s+(?!\S)`, `\s` (and cl100k's `\s++$`) from the whitespace at `i`.
+CK_INLINE size_t whitespace_piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i, size_t end) {
+    size_t j = i, last_newline_end = 0;
+    while (j < end) {
+        uint8_t c = p->classes[t[j]];
+        if (c == CK_CLASS_HIGH) return UNDECIDED;  // U+00A0, U+3000, ... are whitespace
+        if (c != CK_CLASS_SPACE && c != CK_CLASS_BLANK && c != CK_CLASS_NEWLINE) break;
+        if (c == CK_CLASS_NEWLINE) last_newline_end = j + 1;
+        j++;
+    }
+    if (j == end && p->trailing_run_is_one_piece) return j;
+    if (last_newline_end) return last_newline_end;
+    if (j == end) return j;
+    return j - i >= 2 ? j - 1 : j;  // leave one space for the next word
+}
+
+/// `[^\s\p{L}\p{N}]++[\r\n]*` from `j`, the run's second byte.
+CK_INLINE size_t punctuation_piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t j, size_t end) {
+    while (j < end) {
+        uint8_t c = p->classes[t[j]];
+        if (c == CK_CLASS_HIGH) return UNDECIDED;  // may be punctuation
+        if (c != CK_CLASS_OTHER && c != CK_CLASS_APOSTROPHE) break;
+        j++;
+    }
+    while (j < end && (t[j] == '\n' || t[j] == '\r')) j++;
+    return j;
+}
+
+/// The end of the piece that starts at `i` (< `end`), or `UNDECIDED`.
+CK_INLINE size_t piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i, size_t end, int tier) {
+    uint8_t c = p->classes[t[i]];
+    size_t next = i + 1;
+    if (c == CK_CLASS_LETTER) return letters_piece_end(t, next, end, tier);
+    if (c == CK_CLASS_HIGH) return UNDECIDED;
+    // One byte left is a piece of its own, whatever it is.
+    if (next == end) return end;
+    if (c == CK_CLASS_DIGIT) {
+        size_t e = next;
+        for (unsigned k = 1; k < p->max_digits && e < end; k++, e++) {
+            uint8_t d = p->classes[t[e]];
+            if (d == CK_CLASS_HIGH) return UNDECIDED;  // may be a digit
+            if (d != CK_CLASS_DIGIT) break;
+        }
+        return e;
+    }
+    if (c == CK_CLASS_NEWLINE) return whitespace_piece_end(p, t, i, end);
+    uint8_t second = t[next];
+    if (second >= 0x80) return UNDECIDED;
+    if (c == CK_CLASS_APOSTROPHE) {
+        // '(?i:[sdmt]|ll|ve|re): a contraction comes first.
+        uint8_t l = second | 0x20;
+        if (l == 's' || l == 't' || l == 'd' || l == 'm') return i + 2;
+        if ((l == 'l' || l == 'v' || l == 'r') && next + 1 < end) {
+            uint8_t third = t[next + 1];
+            if (third >= 0x80) return UNDECIDED;
+            uint8_t l3 = third | 0x20;
+            if ((l == 'l' && l3 == 'l') || (l == 'v' && l3 == 'e') || (l == 'r' && l3 == 'e')) return i + 3;
+        }
+    }
+    // `[^\r\n\p{L}\p{N}]?\p{L}+`: space, blank, apostrophe or other, then letters.
+    uint8_t d = p->classes[second];
+    if (d == CK_CLASS_LETTER) return letters_piece_end(t, next + 1, end, tier);
+    // ` ?[^\s\p{L}\p{N}]++[\r\n]*`
+    int second_is_punctuation = d == CK_CLASS_OTHER || d == CK_CLASS_APOSTROPHE;
+    if (c == CK_CLASS_OTHER || c == CK_CLASS_APOSTROPHE) return punctuation_piece_end(p, t, next, end);
+    if (c == CK_CLASS_SPACE && second_is_punctuation) return punctuation_piece_end(p, t, next + 1, end);
+    return whitespace_piece_end(p, t, i, end);
+}
+
+// ---------------------------------------------------------------------------
+// The table.
+
+/// Masks of a piece's first `n` bytes in a key's two words.
+static const uint64_t low_masks[16] = {
+    0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull,
+    ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull,
+};
+static const uint64_t high_masks[16] = {
+    0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull,
+};
+
+/// The key of `t[i..<i+n]`, 1 ≤ n ≤ 15. With 16 bytes readable, two loads and
+/// two masks; otherwise through a zeroed copy.
+CK_INLINE ck_piece_key make_key(const uint8_t *t, size_t i, size_t n, size_t end) {
+    ck_piece_key key;
+    if (i + 16 <= end) {
+        key.low = load_le64(t + i) & low_masks[n];
+        key.high = load_le64(t + i + 8) & high_masks[n];
+    } else {
+        uint8_t padded[16] = {0};
+        memcpy(padded, t + i, n);
+        key.low = load_le64(padded);
+        key.high = load_le64(padded + 8);
+    }
+    key.high |= (uint64_t)n << 56;
+    return key;
+}
+
+/// The first slot of the key's set: the product's top bits are its best
+/// mixed. Two shifts, so that a table of one set (`set_bits` 0) shifts by 64
+/// nowhere.
+CK_INLINE size_t set_of(ck_piece_key key, uint32_t set_bits) {
+    uint64_t h = (key.low * 0x9E3779B97F4A7C15ull) ^ key.high;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return (size_t)((h >> 1) >> (63 - set_bits)) << 2;
+}
+
+// ---------------------------------------------------------------------------
+// The loop.
+
+/// Adds the piece's count to `tokens` if the table holds it.
+CK_INLINE int probe(const ck_piece_key *keys, uint32_t set_bits, ck_piece_key key, size_t *tokens) {
+    const ck_piece_key *ways = keys + set_of(key, set_bits);
+    // Which way holds a piece is a coin toss to the predictor: no branch per
+    // way. The shift drops the way's count from the comparison.
+    unsigned hit = (unsigned)(((ways[0].low ^ key.low) | (ways[0].high ^ key.high) << 4) == 0)
+                   | (unsigned)(((ways[1].low ^ key.low) | (ways[1].high ^ key.high) << 4) == 0) << 1
+                   | (unsigned)(((ways[2].low ^ key.low) | (ways[2].high ^ key.high) << 4) == 0) << 2
+                   | (unsigned)(((ways[3].low ^ key.low) | (ways[3].high ^ key.high) << 4) == 0) << 3;
+    if (!hit) return 0;
+    *tokens += (size_t)(ways[__builtin_ctz(hit)].high >> 60);
+    return 1;
+}
+
+CK_INLINE ck_count_result count_pieces(const ck_count_table *table, const ck_piece_pattern *p, const uint8_t *t,
+                                       size_t i, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity,
+                                       int tier) {
+    const uint32_t set_bits = table->set_bits;
+    const ck_piece_key *keys = table->keys;
+    ck_count_result r = {i, 0, 0, CK_COUNT_END};
+    while (i < end) {
+        if (i >= pause_at) {
+            r.stop = CK_COUNT_PAUSED;
+            break;
+        }
+        size_t e = piece_end(p, t, i, end, tier);
+        if (e == UNDECIDED) {
+            r.stop = CK_COUNT_UNDECIDED;
+            break;
+        }
+        size_t n = e - i;
+        // A piece longer than the table holds is listed too: the caller's memo has it.
+        if (n > CK_COUNT_TABLE_LONGEST_PIECE || !probe(keys, set_bits, make_key(t, i, n, end), &r.tokens)) {
+            if (r.misses == miss_capacity) {
+                r.stop = CK_COUNT_MISSES_FULL;
+                break;
+            }
+            misses[2 * r.misses] = i;
+            misses[2 * r.misses + 1] = e;
+            r.misses++;
+        }
+        i = e;
+    }
+    r.position = i;
+    return r;
+}
+
+int ck_count_table_keep(const ck_count_table *table, const uint8_t *piece, size_t n, uint8_t tokens) {
+    if (n == 0 || n > CK_COUNT_TABLE_LONGEST_PIECE || tokens == 0 || tokens > 15) return 0;
+    ck_piece_key key = make_key(piece, 0, n, n);
+    // A piece listed twice in one call's misses is kept once: a second copy
+    // would push out a piece for nothing.
+    size_t held = 0;
+    if (probe(table->keys, table->set_bits, key, &held)) return 0;
+    ck_piece_key *keys = table->keys + set_of(key, table->set_bits);
+    int dropped = (keys[3].high >> 56) != 0;
+    memmove(keys + 1, keys, 3 * sizeof *keys);
+    key.high |= (uint64_t)tokens << 60;
+    keys[0] = key;
+    return dropped;
+}
+
+ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
+                                size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity) {
+    return count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR);
+}
+
+ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_piece_pattern *pattern,
+                                         const uint8_t *text, size_t from, size_t end, size_t pause_at,
+                                         size_t *misses, size_t miss_capacity) {
+    return count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE);
+}

@@ -1,0 +1,111 @@
+#ifndef CPIECEKERNEL_H
+#define CPIECEKERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What an ASCII byte is to the cl100k family's pattern (cl100k, Llama 3,
+/// Qwen 2): Swift fills these from its character tables
+/// (`ck_piece_pattern_init`), so the kernel and the scanners cannot disagree.
+enum {
+    CK_CLASS_LETTER = 0,
+    CK_CLASS_DIGIT = 1,
+    /// `\r` and `\n`.
+    CK_CLASS_NEWLINE = 2,
+    /// U+0020, the one character ` ?` takes before punctuation.
+    CK_CLASS_SPACE = 3,
+    /// Whitespace other than the above (tab, vertical tab, form feed).
+    CK_CLASS_BLANK = 4,
+    /// `'`, which may start a contraction.
+    CK_CLASS_APOSTROPHE = 5,
+    /// Anything else ASCII: `[^\s\p{L}\p{N}]`.
+    CK_CLASS_OTHER = 6,
+    /// A byte of a multi-byte character: the kernel hands the piece back.
+    CK_CLASS_HIGH = 7,
+};
+
+/// One pattern of the cl100k family, as the kernel reads it.
+typedef struct {
+    /// Every byte's class; bytes from 0x80 are `CK_CLASS_HIGH`.
+    uint8_t classes[256];
+    /// `\p{N}{1,3}` (3) or `\p{N}` (1).
+    uint8_t max_digits;
+    /// cl100k's `\s++$`: whitespace that ends the text is one piece.
+    uint8_t trailing_run_is_one_piece;
+} ck_piece_pattern;
+
+/// Fills `pattern` from the classes of the 128 ASCII bytes.
+void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128], uint8_t max_digits,
+                           uint8_t trailing_run_is_one_piece);
+
+/// A piece of 1 to 15 bytes as a 16-byte key: its bytes, zero-padded, in
+/// little-endian words; its length in bits 56-59 of `high` (0: an empty
+/// slot) and, in the table, its token count in bits 60-63, so that a hit
+/// reads one cache line.
+typedef struct {
+    uint64_t low;
+    uint64_t high;
+} ck_piece_key;
+
+/// The longest piece the count table holds.
+#define CK_COUNT_TABLE_LONGEST_PIECE 15
+
+/// A memo of pieces and their token counts: sets of four keys, one 64-byte
+/// line each. The caller owns the memory.
+typedef struct {
+    /// `4 << set_bits` keys, 64-byte aligned, zeroed before first use.
+    ck_piece_key *keys;
+    /// log2 of the number of sets.
+    uint32_t set_bits;
+} ck_count_table;
+
+/// Why `ck_count_pieces` returned.
+enum {
+    /// The text is counted to its end.
+    CK_COUNT_END = 0,
+    /// `misses` is full: the piece at `position` was not counted.
+    CK_COUNT_MISSES_FULL = 1,
+    /// The piece at `position` depends on a byte from 0x80: the caller's
+    /// scanner decides it.
+    CK_COUNT_UNDECIDED = 2,
+    /// `position` reached `pause_at` (a piece start at or past it).
+    CK_COUNT_PAUSED = 3,
+};
+
+/// Where `ck_count_pieces` stopped and what it counted on the way.
+typedef struct {
+    /// A piece start: every piece before it is counted in `tokens` or listed in `misses`.
+    size_t position;
+    /// Pieces listed in `misses`.
+    size_t misses;
+    /// Tokens of the pieces from `from` to `position` that the table held.
+    size_t tokens;
+    /// `CK_COUNT_END`, `_MISSES_FULL`, `_UNDECIDED` or `_PAUSED`.
+    int stop;
+} ck_count_result;
+
+/// Counts the tokens of the pieces of `text[from..<end]`, from the piece
+/// start `from`, while every piece is ASCII. A piece the table lacks (or
+/// longer than it holds) is not counted but listed in `misses`, as start and
+/// end, for the caller to encode and keep; counting is a sum, so order does
+/// not matter. `end` is the text's end (the pattern looks at it); the kernel
+/// reads no byte past it. The vector tier for this CPU: SSE2 on x86-64 and
+/// NEON on arm64 (in every such CPU, so no dispatch), the portable one
+/// elsewhere.
+ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
+                                size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity);
+
+/// The same in plain C: what other CPUs run, and what tests compare the
+/// vector tier against (`CONTEXTKIT_KERNEL=portable` selects it).
+ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_piece_pattern *pattern,
+                                         const uint8_t *text, size_t from, size_t end, size_t pause_at,
+                                         size_t *misses, size_t miss_capacity);
+
+/// Keeps the piece `piece[0..<n]` (1 to 15 bytes) with its token count
+/// (1 to 15) in its set's first way; the set's other pieces move down one
+/// and the last is dropped. Returns whether a piece was dropped; keeps
+/// nothing (and returns 0) for a piece the table holds already, or a length
+/// or count out of range.
+int ck_count_table_keep(const ck_count_table *table, const uint8_t *piece, size_t n, uint8_t tokens);
+
+#endif

@@ -1,0 +1,205 @@
+import CPieceKernel
+import Foundation
+
+/// The C count kernel of the cl100k family (`CPieceKernel`): while a text is
+/// ASCII and its pieces are in the kernel's table, the kernel cuts and counts
+/// them in one loop; every piece it cannot settle goes back to the scanner and
+/// the memo (`PieceCache.count`). Counting only: encode keeps the memo.
+///
+/// ## Why it never changes a count
+///
+/// The kernel cuts a piece only when every byte the pattern looks at is
+/// ASCII, by the same rules as `Cl100kScanner`, `Llama3Scanner` and
+/// `Qwen2Scanner`, with classes read from the same character table
+/// (`PieceCountPattern`); anything else it hands back undecided. Its table
+/// is keyed by a piece's exact bytes and length and holds the count the memo
+/// gave for those bytes. `PieceCountKernelTests` compare every tier with the
+/// scanners and the encoders on random, adversarial and real text.
+///
+/// ## Tiers
+///
+/// `CONTEXTKIT_KERNEL` chooses one for the process: `vector` (the default:
+/// SSE2 on x86-64, NEON on arm64, the portable loop elsewhere), `portable`
+/// (plain C) or `off` (no kernel: the memo's scan loop, as before issue 41's
+/// kernel). Any other value is the default. `scripts/test` runs the parity
+/// suites on the portable tier as well as the default one.
+///
+/// ## Performance notes
+///
+/// Issue 41, item 2. `tokbench cl100k_base count 6`, pinned to one CPU, the
+/// median of 5 warm calls and of 5 processes alternated between tiers of one
+/// binary (10 MB English, 5 MB code, 2 MB CJK of `bench/run`'s corpora, CPU
+/// ms), `off` against `vector` (`portable`):
+/// - English: warm 25.05 → 21.65 (22.55), first call 27.34 → 24.16 (25.12).
+/// - Code: warm 17.47 → 14.58 (14.65), first call 27.28 → 27.33: code's first
+///   call is its misses, which the memo still encodes.
+/// - CJK: warm 5.13 → 5.17, first call 12.87 → 12.90. Most of it is handed
+///   back undecided; `undecidedStretch` doubles while the kernel settles
+///   nothing, which took a first version's warm 5.10 → 6.11 back to 5.2.
+///
+/// `perf annotate` on the English pass puts a third of the kernel's samples
+/// on the two loads a hit makes: the set's line (an L2 hit: the table is
+/// 1 MB, this core's L1 48 KB) and the way's count. So:
+/// - The count lives in the key's top nibble, not in an array beside the
+///   keys: one line a hit instead of two. English 21.1 → 21.0 ms, within
+///   the noise; kept because it also halves the table's lines in use.
+/// - Tried: cutting 32 pieces (each key made, its set prefetched) before
+///   probing any, as gigatoken batches. English 21.0 → 22.3 ms. (The code
+///   corpus's 14.0 → 17.8 in that run was a bug since fixed: a piece missed
+///   twice in one call was kept twice, pushing others out, and the
+///   thrashing test sent stretches to the bypass.) Rejected for now.
+/// - Misses are listed, not returned one at a time: counting is a sum, so
+///   the memo encodes a call's misses together after it, and each call
+///   covers up to `countMissCapacity` of them.
+///
+/// What remains against gigatoken's kernel is the class dispatch per piece:
+/// each mispredicted branch leaves the next probe's L2 latency exposed. Its
+/// branch-free piece starts (64-byte masks and bit algebra) are the next step.
+enum PieceCountKernel {
+    /// The kernel entry point this process uses, or nil for none.
+    typealias Entry = @convention(c) (
+        UnsafePointer<ck_count_table>?, UnsafePointer<ck_piece_pattern>?, UnsafePointer<UInt8>?, Int, Int, Int,
+        UnsafeMutablePointer<Int>?, Int
+    ) -> ck_count_result
+
+    /// The tier `CONTEXTKIT_KERNEL` names.
+    enum Tier: String, CaseIterable, Sendable {
+        case vector, portable, off
+
+        /// The tier from `CONTEXTKIT_KERNEL`.
+        static var fromEnvironment: Tier {
+            guard let value = getenv("CONTEXTKIT_KERNEL") else { return .vector }
+            return Tier(rawValue: String(cString: value)) ?? .vector
+        }
+
+        /// The kernel's entry point for this tier.
+        var entry: Entry? {
+            switch self {
+            case .vector: return { ck_count_pieces($0, $1, $2, $3, $4, $5, $6, $7) }
+            case .portable: return { ck_count_pieces_portable($0, $1, $2, $3, $4, $5, $6, $7) }
+            case .off: return nil
+            }
+        }
+    }
+
+    /// The tier this process counts with, read once.
+    static let tier = Tier.fromEnvironment
+}
+
+/// A pattern of the cl100k family as the kernel reads it: each ASCII byte's
+/// class from the character table the scanners use, the digits a number
+/// piece takes and whether whitespace that ends the text is one piece.
+@usableFromInline
+final class PieceCountPattern: Sendable {
+    // Written once in `init`, read-only after: safe to share.
+    nonisolated(unsafe) let pattern: UnsafeMutablePointer<ck_piece_pattern>
+
+    init(maxDigits: UInt8, trailingRunIsOnePiece: Bool) {
+        let table = CharacterClassTable.shared
+        var classes = [UInt8](repeating: 0, count: 128)
+        for b in 0..<128 {
+            let c = table.classes(of: UInt32(b))
+            classes[b] =
+                switch UInt8(b) {
+                case _ where c.contains(.letter): UInt8(CK_CLASS_LETTER)
+                case _ where c.contains(.number): UInt8(CK_CLASS_DIGIT)
+                case 0x0A, 0x0D: UInt8(CK_CLASS_NEWLINE)
+                case 0x20: UInt8(CK_CLASS_SPACE)
+                case _ where c.contains(.whitespace): UInt8(CK_CLASS_BLANK)
+                case UInt8(ascii: "'"): UInt8(CK_CLASS_APOSTROPHE)
+                default: UInt8(CK_CLASS_OTHER)
+                }
+        }
+        pattern = .allocate(capacity: 1)
+        ck_piece_pattern_init(pattern, classes, maxDigits, trailingRunIsOnePiece ? 1 : 0)
+    }
+
+    deinit { pattern.deallocate() }
+
+    /// cl100k_base's.
+    static let cl100k = PieceCountPattern(maxDigits: 3, trailingRunIsOnePiece: true)
+    /// Llama 3's: cl100k's, with whitespace that ends the text cut after its last line break.
+    static let llama3 = PieceCountPattern(maxDigits: 3, trailingRunIsOnePiece: false)
+    /// Qwen 2's: Llama 3's with one digit a number piece.
+    static let qwen2 = PieceCountPattern(maxDigits: 1, trailingRunIsOnePiece: false)
+}
+
+extension PieceCache {
+    /// Sets of four keys in the kernel's table; a power of two.
+    static let countSets = 16_384
+
+    /// Counts the pieces `S` cuts `cursor`'s text into, from `from`, with the
+    /// kernel `entry`: what it hands back undecided goes to the scanner, and
+    /// what it misses to this memo, whose count the kernel then keeps.
+    ///
+    /// In windows of `window` bytes, like `Pool.scan`: after a window in
+    /// which the kernel's table thrashed (`isThrashing`'s test on its misses
+    /// and evictions), the next `bypass` bytes go straight to the encoder.
+    @inline(__always)
+    mutating func count<S: PieceScanner, Encoder: PieceEncoder>(
+        _ scanner: S.Type, kernel entry: PieceCountKernel.Entry, pattern: PieceCountPattern, _ cursor: UTF8Cursor,
+        from: Int, with encoder: Encoder, into counter: inout TokenCounter
+    ) {
+        let base = cursor.base, end = cursor.end
+        var table = countTable
+        var i = from
+        var kernelMisses = 0, kernelEvictions = 0
+        var stretch = Self.undecidedStretch
+        let misses = countMisses
+        do {
+            while i < end {
+                let missesBefore = kernelMisses, evictionsBefore = kernelEvictions
+                let windowEnd = Swift.min(end, i &+ Self.window)
+                while i < windowEnd {
+                    let callStart = i
+                    let r = entry(&table, pattern.pattern, base, i, end, windowEnd, misses, Self.countMissCapacity)
+                    counter.count &+= r.tokens
+                    // The pieces the table lacked, through the memo; their counts kept.
+                    for k in 0..<r.misses {
+                        let start = misses[2 &* k], pieceEnd = misses[2 &* k &+ 1]
+                        var piece = TokenCounter()
+                        encode(encoder, base, start, pieceEnd, readableTo: end, into: &piece)
+                        let n = pieceEnd &- start
+                        if n <= Int(CK_COUNT_TABLE_LONGEST_PIECE) {
+                            kernelMisses &+= 1
+                            kernelEvictions &+= Int(ck_count_table_keep(&table, base + start, n, UInt8(truncatingIfNeeded: piece.count)))
+                        }
+                        counter.count &+= piece.count
+                    }
+                    i = r.position
+                    if r.stop == Int32(CK_COUNT_UNDECIDED) {
+                        // The scanner cuts the pieces a byte from 0x80 decides, and
+                        // a few after, before the kernel is asked again: twice as
+                        // many bytes each time the kernel settled nothing (CJK
+                        // text), back to the least when it did (English with a
+                        // few accents).
+                        stretch = r.position == callStart ? Swift.min(stretch &* 2, Self.longestUndecidedStretch) : Self.undecidedStretch
+                        let until = Swift.min(end, i &+ stretch)
+                        while i < until {
+                            let e = S.pieceEnd(cursor, from: i)
+                            encode(encoder, base, i, e, readableTo: end, into: &counter)
+                            i = e
+                        }
+                    }
+                }
+                let missed = kernelMisses &- missesBefore
+                if missed > Self.window / 64 && 2 &* (kernelEvictions &- evictionsBefore) > missed {
+                    let bypassEnd = Swift.min(end, i &+ Self.bypass)
+                    while i < bypassEnd {
+                        let e = S.pieceEnd(cursor, from: i)
+                        encoder.encode(base, i, e, into: &counter)
+                        i = e
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pieces the kernel lists as missed before it returns.
+    static let countMissCapacity = 64
+
+    /// Bytes the scanner cuts after the kernel hands a piece back undecided,
+    /// at least and at most.
+    static let undecidedStretch = 16
+    static let longestUndecidedStretch = 4_096
+}
