@@ -51,7 +51,7 @@ let package = Package(
         // the summariser's backend share one client. No product: only
         // `package` symbols, which no public API of ContextKit, Summariser or SummariserServing exposes.
         .target(name: "ContextKitHTTP", dependencies: ["Render"]),
-        // The count kernel of the cl100k family (cl100k, Llama 3, Qwen 2):
+        // The count kernel of the OpenAI-style patterns (cl100k, o200k, Llama 3, Qwen 2, tekken):
         // piece cutting, key and probe compiled as one loop, which Swift
         // spilled (PieceCache's notes). SSE2 on x86-64, NEON on arm64, plain
         // C elsewhere: no compiler flag, no run-time dispatch.

@@ -1,5 +1,6 @@
-// The count kernel of the cl100k family: cuts ASCII text into pieces exactly
-// as `Cl100kScanner`, `Llama3Scanner` and `Qwen2Scanner` do, and adds each
+// The count kernel of the OpenAI-style patterns: cuts ASCII text into pieces
+// exactly as `Cl100kScanner`, `Llama3Scanner`, `Qwen2Scanner`,
+// `O200kScanner` and `TekkenScanner` do, and adds each
 // piece's token count from a memo keyed by the piece's bytes. Anything it
 // cannot settle from ASCII bytes alone (a byte from 0x80 where the pattern
 // looks), and any piece the memo lacks, goes back to the caller, which
@@ -26,11 +27,8 @@
 
 #define CK_INLINE static inline __attribute__((always_inline))
 
-void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128], uint8_t max_digits,
-                           uint8_t trailing_run_is_one_piece) {
+void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128]) {
     for (int b = 0; b < 256; b++) pattern->classes[b] = b < 128 ? ascii_classes[b] : CK_CLASS_HIGH;
-    pattern->max_digits = max_digits;
-    pattern->trailing_run_is_one_piece = trailing_run_is_one_piece;
 }
 
 CK_INLINE uint64_t load_le64(const uint8_t *p) {
@@ -47,31 +45,33 @@ CK_INLINE uint64_t load_le64(const uint8_t *p) {
 
 enum { TIER_PORTABLE = 0, TIER_VECTOR = 1 };
 
-CK_INLINE int is_ascii_letter(uint8_t b) { return (uint8_t)((b | 0x20) - 'a') < 26; }
+/// Whether `b | fold` is one of the 26 letters from `first` ('a' or 'A').
+CK_INLINE int in_run(uint8_t b, uint8_t fold, uint8_t first) { return (uint8_t)((b | fold) - first) < 26; }
 
-/// The end of the run of `[A-Za-z]` from `j`, eight bytes a step.
-CK_INLINE size_t letters_end_portable(const uint8_t *t, size_t j, size_t end) {
+/// The end of the run from `j` of the 26 letters from `first` ('a' or 'A'),
+/// of either case with `fold` 0x20; eight bytes a step.
+CK_INLINE size_t run_end_portable(const uint8_t *t, size_t j, size_t end, uint8_t fold, uint8_t first) {
     const uint64_t ones = 0x0101010101010101ull, high = ones * 0x80;
     while (j + 8 <= end) {
-        uint64_t w = load_le64(t + j) | ones * 0x20;
+        uint64_t w = load_le64(t + j) | ones * fold;
         // Bit 7 of each byte's (b & 0x7f) + (0x80 - x) is set exactly when b >= x.
         uint64_t low7 = w & ~high;
-        uint64_t from_a = low7 + ones * (0x80 - 'a');
-        uint64_t past_z = low7 + ones * (0x80 - 'a' - 26);
-        uint64_t outside = (from_a & ~past_z & ~w & high) ^ high;
+        uint64_t from_first = low7 + ones * (uint8_t)(0x80 - first);
+        uint64_t past_last = low7 + ones * (uint8_t)(0x80 - first - 26);
+        uint64_t outside = (from_first & ~past_last & ~w & high) ^ high;
         if (outside) return j + (size_t)(__builtin_ctzll(outside) >> 3);
         j += 8;
     }
-    while (j < end && is_ascii_letter(t[j])) j++;
+    while (j < end && in_run(t[j], fold, first)) j++;
     return j;
 }
 
-CK_INLINE size_t letters_end(const uint8_t *t, size_t j, size_t end, int tier) {
+CK_INLINE size_t run_end(const uint8_t *t, size_t j, size_t end, int tier, uint8_t fold, uint8_t first) {
 #if CK_HAVE_SSE2
     if (tier == TIER_VECTOR) {
-        const __m128i fold = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a'), z = _mm_set1_epi8(25);
+        const __m128i or_fold = _mm_set1_epi8((char)fold), a = _mm_set1_epi8((char)first), z = _mm_set1_epi8(25);
         while (j + 16 <= end) {
-            __m128i y = _mm_sub_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t + j)), fold), a);
+            __m128i y = _mm_sub_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t + j)), or_fold), a);
             unsigned outside = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(y, z), y)) & 0xffff;
             if (outside) return j + (size_t)__builtin_ctz(outside);
             j += 16;
@@ -79,9 +79,9 @@ CK_INLINE size_t letters_end(const uint8_t *t, size_t j, size_t end, int tier) {
     }
 #elif CK_HAVE_NEON
     if (tier == TIER_VECTOR) {
-        const uint8x16_t fold = vdupq_n_u8(0x20), a = vdupq_n_u8('a'), z = vdupq_n_u8(26);
+        const uint8x16_t or_fold = vdupq_n_u8(fold), a = vdupq_n_u8(first), z = vdupq_n_u8(26);
         while (j + 16 <= end) {
-            uint8x16_t letters = vcltq_u8(vsubq_u8(vorrq_u8(vld1q_u8(t + j), fold), a), z);
+            uint8x16_t letters = vcltq_u8(vsubq_u8(vorrq_u8(vld1q_u8(t + j), or_fold), a), z);
             // Four bits per byte: the first non-letter's nibble is the first clear one.
             uint64_t nibbles = vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(letters), 4)), 0);
             if (~nibbles) return j + (size_t)(__builtin_ctzll(~nibbles) >> 2);
@@ -89,7 +89,7 @@ CK_INLINE size_t letters_end(const uint8_t *t, size_t j, size_t end, int tier) {
         }
     }
 #endif
-    return letters_end_portable(t, j, end);
+    return run_end_portable(t, j, end, fold, first);
 }
 
 // ---------------------------------------------------------------------------
@@ -98,13 +98,6 @@ CK_INLINE size_t letters_end(const uint8_t *t, size_t j, size_t end, int tier) {
 /// What `piece_end` returns when a byte from 0x80 decides the piece (a piece
 /// end is never 0).
 #define UNDECIDED 0
-
-/// The end of a letters run that must not end at a byte from 0x80 (which may
-/// be a letter).
-CK_INLINE size_t letters_piece_end(const uint8_t *t, size_t j, size_t end, int tier) {
-    size_t e = letters_end(t, j, end, tier);
-    return e < end && t[e] >= 0x80 ? UNDECIDED : e;
-}
 
 /// `\s*[\r\n]`, `\s+(?!\S)`, `\s` (and cl100k's `\s++$`) from the whitespace at `i`.
 CK_INLINE size_t whitespace_piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i, size_t end) {
@@ -130,15 +123,56 @@ CK_INLINE size_t punctuation_piece_end(const ck_piece_pattern *p, const uint8_t 
         if (c != CK_CLASS_OTHER && c != CK_CLASS_APOSTROPHE) break;
         j++;
     }
-    while (j < end && (t[j] == '\n' || t[j] == '\r')) j++;
+    while (j < end && (t[j] == '\n' || t[j] == '\r' || (p->slashes_trail_punctuation && t[j] == '/'))) j++;
     return j;
 }
 
+/// The length of the contraction at `j` (`'` then s, t, d, m, ll, ve or re,
+/// in either case), 0 for none, or `UNDECIDED` (0 too, so see `*undecided`)
+/// when a byte from 0x80 follows the apostrophe: `'ſ` folds to `'s`.
+CK_INLINE size_t contraction_length(const uint8_t *t, size_t j, size_t end, int *undecided) {
+    if (j + 1 >= end || t[j] != '\'') return 0;
+    uint8_t second = t[j + 1];
+    if (second >= 0x80) {
+        *undecided = 1;
+        return 0;
+    }
+    uint8_t l = second | 0x20;
+    if (l == 's' || l == 't' || l == 'd' || l == 'm') return 2;
+    if ((l == 'l' || l == 'v' || l == 'r') && j + 2 < end) {
+        uint8_t l3 = t[j + 2] | 0x20;
+        if ((l == 'l' && l3 == 'l') || (l == 'v' && l3 == 'e') || (l == 'r' && l3 == 'e')) return 3;
+    }
+    return 0;
+}
+
+/// The end of the word piece whose letters start at `s` (an ASCII letter).
+/// cl100k's `\p{L}+` is `[A-Za-z]+`; o200k's `U*W+|U+W*` is `[A-Z]*[a-z]*`
+/// (no ASCII letter is both, so neither gives a letter back), and then its
+/// contraction. `UNDECIDED` when the run ends at a byte from 0x80.
+CK_INLINE size_t word_piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t s, size_t end, int tier, int cased) {
+    size_t e;
+    if (cased) {
+        size_t u = (uint8_t)(t[s] - 'A') < 26 ? run_end(t, s + 1, end, tier, 0, 'A') : s;
+        e = run_end(t, u, end, tier, 0, 'a');
+    } else {
+        e = run_end(t, s + 1, end, tier, 0x20, 'a');
+    }
+    if (e < end && t[e] >= 0x80) return UNDECIDED;
+    if (p->contractions == CK_CONTRACTIONS_AFTER_WORDS) {
+        int undecided = 0;
+        size_t n = contraction_length(t, e, end, &undecided);
+        if (undecided) return UNDECIDED;
+        e += n;
+    }
+    return e;
+}
+
 /// The end of the piece that starts at `i` (< `end`), or `UNDECIDED`.
-CK_INLINE size_t piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i, size_t end, int tier) {
+CK_INLINE size_t piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i, size_t end, int tier, int cased) {
     uint8_t c = p->classes[t[i]];
     size_t next = i + 1;
-    if (c == CK_CLASS_LETTER) return letters_piece_end(t, next, end, tier);
+    if (c == CK_CLASS_LETTER) return word_piece_end(p, t, i, end, tier, cased);
     if (c == CK_CLASS_HIGH) return UNDECIDED;
     // One byte left is a piece of its own, whatever it is.
     if (next == end) return end;
@@ -154,21 +188,16 @@ CK_INLINE size_t piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i
     if (c == CK_CLASS_NEWLINE) return whitespace_piece_end(p, t, i, end);
     uint8_t second = t[next];
     if (second >= 0x80) return UNDECIDED;
-    if (c == CK_CLASS_APOSTROPHE) {
-        // '(?i:[sdmt]|ll|ve|re): a contraction comes first.
-        uint8_t l = second | 0x20;
-        if (l == 's' || l == 't' || l == 'd' || l == 'm') return i + 2;
-        if ((l == 'l' || l == 'v' || l == 'r') && next + 1 < end) {
-            uint8_t third = t[next + 1];
-            if (third >= 0x80) return UNDECIDED;
-            uint8_t l3 = third | 0x20;
-            if ((l == 'l' && l3 == 'l') || (l == 'v' && l3 == 'e') || (l == 'r' && l3 == 'e')) return i + 3;
-        }
+    if (c == CK_CLASS_APOSTROPHE && p->contractions == CK_CONTRACTIONS_FIRST) {
+        // '(?i:[sdmt]|ll|ve|re) comes first.
+        int undecided = 0;
+        size_t n = contraction_length(t, i, end, &undecided);
+        if (n) return i + n;
     }
-    // `[^\r\n\p{L}\p{N}]?\p{L}+`: space, blank, apostrophe or other, then letters.
+    // `[^\r\n\p{L}\p{N}]?` then letters: space, blank, apostrophe or other.
     uint8_t d = p->classes[second];
-    if (d == CK_CLASS_LETTER) return letters_piece_end(t, next + 1, end, tier);
-    // ` ?[^\s\p{L}\p{N}]++[\r\n]*`
+    if (d == CK_CLASS_LETTER) return word_piece_end(p, t, next, end, tier, cased);
+    // ` ?[^\s\p{L}\p{N}]+[\r\n]*` (or `[\r\n/]*`)
     int second_is_punctuation = d == CK_CLASS_OTHER || d == CK_CLASS_APOSTROPHE;
     if (c == CK_CLASS_OTHER || c == CK_CLASS_APOSTROPHE) return punctuation_piece_end(p, t, next, end);
     if (c == CK_CLASS_SPACE && second_is_punctuation) return punctuation_piece_end(p, t, next + 1, end);
@@ -233,7 +262,7 @@ CK_INLINE int probe(const ck_piece_key *keys, uint32_t set_bits, ck_piece_key ke
 
 CK_INLINE ck_count_result count_pieces(const ck_count_table *table, const ck_piece_pattern *p, const uint8_t *t,
                                        size_t i, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity,
-                                       int tier) {
+                                       int tier, int cased) {
     const uint32_t set_bits = table->set_bits;
     const ck_piece_key *keys = table->keys;
     ck_count_result r = {i, 0, 0, CK_COUNT_END};
@@ -242,7 +271,7 @@ CK_INLINE ck_count_result count_pieces(const ck_count_table *table, const ck_pie
             r.stop = CK_COUNT_PAUSED;
             break;
         }
-        size_t e = piece_end(p, t, i, end, tier);
+        size_t e = piece_end(p, t, i, end, tier, cased);
         if (e == UNDECIDED) {
             r.stop = CK_COUNT_UNDECIDED;
             break;
@@ -281,11 +310,16 @@ int ck_count_table_keep(const ck_count_table *table, const uint8_t *piece, size_
 
 ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
                                 size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity) {
-    return count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR);
+    // One loop per letter rule, so that neither tests the rule per piece.
+    return pattern->cased_words
+               ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 1)
+               : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 0);
 }
 
 ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_piece_pattern *pattern,
                                          const uint8_t *text, size_t from, size_t end, size_t pause_at,
                                          size_t *misses, size_t miss_capacity) {
-    return count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE);
+    return pattern->cased_words
+               ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 1)
+               : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 0);
 }

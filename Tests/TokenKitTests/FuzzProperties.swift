@@ -109,11 +109,12 @@ enum TokenKitFuzzProperties {
     static let countKernelPatterns: [(name: String, pattern: PieceCountPattern, pieceEnd: @Sendable (UTF8Cursor, Int) -> Int)] = [
         ("cl100k", .cl100k, { Cl100kScanner.pieceEnd($0, from: $1) }),
         ("llama3", .llama3, { Llama3Scanner.pieceEnd($0, from: $1) }),
-        ("qwen2", .qwen2, { Qwen2Scanner.pieceEnd($0, from: $1) })
+        ("qwen2", .qwen2, { Qwen2Scanner.pieceEnd($0, from: $1) }),
+        ("o200k", .o200k, { O200kScanner.pieceEnd($0, from: $1) }),
+        ("tekken", .tekken, { TekkenScanner.pieceEnd($0, from: $1) })
     ]
 
-    /// Every tier of the count kernel, for every pattern of the cl100k
-    /// family, on any bytes (random, adversarial, invalid UTF-8): with a table
+    /// Every tier of the count kernel, for every pattern it takes, on any bytes (random, adversarial, invalid UTF-8): with a table
     /// that holds nothing, the kernel lists as missed exactly the pieces the
     /// scanner cuts, counts no token, and hands a piece back undecided only
     /// when a byte from 0x80 is where the pattern looks; with a pause, it
@@ -167,9 +168,10 @@ enum TokenKitFuzzProperties {
                         if r.misses > 0 && misses[2 * (r.misses - 1)] >= pause { return "cut a piece from \(misses[2 * (r.misses - 1)]), past the pause at \(pause)" }
                     case Int(CK_COUNT_UNDECIDED):
                         // The pattern looks at most at the piece, the byte after
-                        // it, and the rest of a whitespace run.
+                        // it (two after a word, for o200k's `'ſ`), and the rest
+                        // of a whitespace run.
                         let e = pieceEnd(cursor, at)
-                        var look = Swift.min(n, e + 1)
+                        var look = Swift.min(n, e + (e < n && bytes[e] == UInt8(ascii: "'") ? 2 : 1))
                         while look < n && [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(bytes[look - 1]) { look += 1 }
                         if !bytes[at..<look].contains(where: { $0 >= 0x80 }) {
                             return "handed back \(at)..<\(e) undecided, but \(at)..<\(look) is ASCII"

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// What an ASCII byte is to the cl100k family's pattern (cl100k, Llama 3,
-/// Qwen 2): Swift fills these from its character tables
+/// What an ASCII byte is to the OpenAI-style patterns (cl100k, Llama 3,
+/// Qwen 2, o200k, tekken): Swift fills these from its character tables
 /// (`ck_piece_pattern_init`), so the kernel and the scanners cannot disagree.
 enum {
     CK_CLASS_LETTER = 0,
@@ -24,7 +24,18 @@ enum {
     CK_CLASS_HIGH = 7,
 };
 
-/// One pattern of the cl100k family, as the kernel reads it.
+/// Where a pattern matches contractions (`'s`, `'t`, `'re`, `'ve`, `'m`,
+/// `'ll`, `'d`, in either case).
+enum {
+    /// Nowhere (tekken).
+    CK_CONTRACTIONS_NONE = 0,
+    /// As a piece of their own, tried first (cl100k, Llama 3, Qwen 2).
+    CK_CONTRACTIONS_FIRST = 1,
+    /// At the end of a word's piece (o200k's `C?`).
+    CK_CONTRACTIONS_AFTER_WORDS = 2,
+};
+
+/// One pattern, as the kernel reads it.
 typedef struct {
     /// Every byte's class; bytes from 0x80 are `CK_CLASS_HIGH`.
     uint8_t classes[256];
@@ -32,11 +43,18 @@ typedef struct {
     uint8_t max_digits;
     /// cl100k's `\s++$`: whitespace that ends the text is one piece.
     uint8_t trailing_run_is_one_piece;
+    /// o200k's and tekken's letters, `U*W+|U+W*`: in ASCII, a piece's word
+    /// is `[A-Z]*[a-z]*`. Otherwise cl100k's `\p{L}+`, `[A-Za-z]+`.
+    uint8_t cased_words;
+    /// `CK_CONTRACTIONS_NONE`, `_FIRST` or `_AFTER_WORDS`.
+    uint8_t contractions;
+    /// o200k's and tekken's `[\r\n/]*` after punctuation; else `[\r\n]*`.
+    uint8_t slashes_trail_punctuation;
 } ck_piece_pattern;
 
-/// Fills `pattern` from the classes of the 128 ASCII bytes.
-void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128], uint8_t max_digits,
-                           uint8_t trailing_run_is_one_piece);
+/// Fills `pattern`'s classes from those of the 128 ASCII bytes; the caller
+/// sets the other fields.
+void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128]);
 
 /// A piece of 1 to 15 bytes as a 16-byte key: its bytes, zero-padded, in
 /// little-endian words; its length in bits 56-59 of `high` (0: an empty

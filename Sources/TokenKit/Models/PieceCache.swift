@@ -226,8 +226,9 @@ import Foundation
 ///   compiled for BMI2 and AVX2. Swift has no per-function target
 ///   attribute, so that loop would be C with `target(...)` functions and
 ///   run-time dispatch, this memo staying as the portable path: a kernel
-///   rewrite, not a step. Stop 52 began it for counting the cl100k family
-///   (`PieceCountKernel`, whose notes have its figures): one C loop of
+///   rewrite, not a step. Stop 52 began it for counting with the
+///   OpenAI-style patterns (`PieceCountKernel`, whose notes have its
+///   figures): one C loop of
 ///   cutting, keying and probing a table of 1 to 15 bytes, with a count per
 ///   piece, in SSE2 or NEON with no dispatch; not yet the block cutter.
 /// - Seeding the short tables with the vocabulary (the entry above),

@@ -11,6 +11,8 @@
 /// Mistral's tekken pattern (`TekkenScanner`).
 @usableFromInline
 enum O200kScanner: PieceScanner {
+    @usableFromInline static var countPattern: PieceCountPattern? { .o200k }
+
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
         pieceEnd(t, from: i, contractions: true, maxDigits: 3)
@@ -107,6 +109,8 @@ enum O200kScanner: PieceScanner {
 /// suffixes `C?`, and with every digit a piece of its own.
 @usableFromInline
 enum TekkenScanner: PieceScanner {
+    @usableFromInline static var countPattern: PieceCountPattern? { .tekken }
+
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
         O200kScanner.pieceEnd(t, from: i, contractions: false, maxDigits: 1)

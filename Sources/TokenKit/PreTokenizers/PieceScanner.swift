@@ -8,8 +8,8 @@
 protocol PieceScanner {
     /// The end (exclusive) of the piece starting at `i`; always `> i` when `i < cursor.end`.
     static func pieceEnd(_ cursor: UTF8Cursor, from i: Int) -> Int
-    /// The count kernel's form of this pattern, for the cl100k family
-    /// (`PieceCountKernel`); nil for the others.
+    /// The count kernel's form of this pattern (`PieceCountKernel`); nil
+    /// for a pattern it does not take (r50k's).
     static var countPattern: PieceCountPattern? { get }
 }
 

@@ -113,7 +113,9 @@ import Testing
     @Test("every tier counts what the scanner's pieces encode to, call after call, for each pattern", arguments: tiers)
     func countsAsTheEncoder(_ tier: PieceCountKernel.Tier) throws {
         let tokenizer = try Tokenizer.named("cl100k_base")
-        let patterns: [(PieceCountPattern, any PieceScanner.Type)] = [(.cl100k, Cl100kScanner.self), (.llama3, Llama3Scanner.self), (.qwen2, Qwen2Scanner.self)]
+        let patterns: [(PieceCountPattern, any PieceScanner.Type)] = [
+            (.cl100k, Cl100kScanner.self), (.llama3, Llama3Scanner.self), (.qwen2, Qwen2Scanner.self), (.o200k, O200kScanner.self), (.tekken, TekkenScanner.self)
+        ]
         for (name, text) in try Self.longTexts() {
             for (pattern, scanner) in patterns {
                 #expect(try Self.check(tier, pattern, scanner, tokenizer, text) == nil, "\(tier), \(name)")
