@@ -62,10 +62,11 @@ import Foundation
 /// branch-free piece starts (64-byte masks and bit algebra) are the next step.
 enum PieceCountKernel {
     /// The kernel entry point this process uses, or nil for none.
-    typealias Entry = @convention(c) (
-        UnsafePointer<ck_count_table>?, UnsafePointer<ck_piece_pattern>?, UnsafePointer<UInt8>?, Int, Int, Int,
-        UnsafeMutablePointer<Int>?, Int
-    ) -> ck_count_result
+    typealias Entry =
+        @convention(c) (
+            UnsafePointer<ck_count_table>?, UnsafePointer<ck_piece_pattern>?, UnsafePointer<UInt8>?, Int, Int, Int,
+            UnsafeMutablePointer<Int>?, Int
+        ) -> ck_count_result
 
     /// The tier `CONTEXTKIT_KERNEL` names.
     enum Tier: String, CaseIterable, Sendable {
