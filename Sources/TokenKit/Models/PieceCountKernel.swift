@@ -53,6 +53,19 @@ import Foundation
 ///   corpus's 14.0 → 17.8 in that run was a bug since fixed: a piece missed
 ///   twice in one call was kept twice, pushing others out, and the
 ///   thrashing test sent stretches to the bypass.) Rejected for now.
+///   Tried again with 16 pieces, after that fix: English 21.63 → 22.44,
+///   code 14.65 → 15.67. The lines an English text uses are in L2, and
+///   cutting the pieces apart from their probes gains nothing to hide.
+/// - Tried: the first way tested alone, with a branch, before the other
+///   three (a set's newest piece is there): English 21.61 → 30.48, code
+///   14.69 → 17.09. The newest piece of a set is the one last missed, not
+///   the one most used, so the branch is a coin toss.
+/// - Tried: a space's tests apart from punctuation's, since
+///   cachegrind (`tokbench cl100k_base count 3` on 2 MB of the English
+///   corpus: 27.5 instructions a byte and 117 mispredicted branches a KB
+///   in the kernel, against the memo's 30.2 and 197 in `PieceCache`'s
+///   notes) put 39% of the kernel's mispredicts on the shared "letters
+///   next?" test: English 21.63 → 21.79, code 14.65 → 14.92. Rejected.
 /// - Misses are listed, not returned one at a time: counting is a sum, so
 ///   the memo encodes a call's misses together after it, and each call
 ///   covers up to `countMissCapacity` of them.
