@@ -18,6 +18,7 @@
 #include <string.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
+#include <cpuid.h>
 #include <emmintrin.h>
 #define CK_HAVE_SSE2 1
 #elif defined(__aarch64__) || defined(_M_ARM64)
@@ -323,3 +324,35 @@ ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_p
                ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 1)
                : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 0);
 }
+
+#if CK_HAVE_SSE2
+int ck_count_avx2_available(void) {
+    unsigned a, b, c, d;
+    // AVX (ecx bit 28) with OSXSAVE (bit 27), and the OS saving the vector
+    // state (XCR0 bits 1 and 2); then AVX2 (ebx bit 5), BMI1 (3), BMI2 (8).
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)) || !(c & (1u << 28))) return 0;
+    unsigned xcr0_low, xcr0_high;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if ((xcr0_low & 6) != 6) return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & (1u << 5)) && (b & (1u << 3)) && (b & (1u << 8));
+}
+
+// The same loop compiled for AVX2 and BMI2: variable shifts without `cl`
+// (`shlx`), `andn`, `tzcnt`, three-operand vector instructions.
+__attribute__((target("avx2,bmi,bmi2"))) ck_count_result ck_count_pieces_avx2(
+    const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,
+    size_t pause_at, size_t *misses, size_t miss_capacity) {
+    return pattern->cased_words
+               ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 1)
+               : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 0);
+}
+#else
+int ck_count_avx2_available(void) { return 0; }
+
+ck_count_result ck_count_pieces_avx2(const ck_count_table *table, const ck_piece_pattern *pattern,
+                                     const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
+                                     size_t miss_capacity) {
+    return ck_count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity);
+}
+#endif

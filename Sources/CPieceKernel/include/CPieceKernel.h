@@ -107,14 +107,24 @@ typedef struct {
 /// longer than it holds) is not counted but listed in `misses`, as start and
 /// end, for the caller to encode and keep; counting is a sum, so order does
 /// not matter. `end` is the text's end (the pattern looks at it); the kernel
-/// reads no byte past it. The vector tier for this CPU: SSE2 on x86-64 and
-/// NEON on arm64 (in every such CPU, so no dispatch), the portable one
-/// elsewhere.
+/// reads no byte past it. The baseline vector tier: SSE2 on x86-64 and
+/// NEON on arm64 (in every such CPU), the portable loop elsewhere.
 ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
                                 size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity);
 
+/// The same compiled for AVX2 and BMI2 (a function target attribute, no
+/// compiler flag): call it only when `ck_count_avx2_available()`. Other
+/// CPUs than x86-64 run `ck_count_pieces`.
+ck_count_result ck_count_pieces_avx2(const ck_count_table *table, const ck_piece_pattern *pattern,
+                                     const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
+                                     size_t miss_capacity);
+
+/// Whether this CPU and its OS run `ck_count_pieces_avx2` (AVX2, BMI1, BMI2
+/// and the vector state saved); 0 on CPUs other than x86-64.
+int ck_count_avx2_available(void);
+
 /// The same in plain C: what other CPUs run, and what tests compare the
-/// vector tier against (`CONTEXTKIT_KERNEL=portable` selects it).
+/// vector tiers against (`CONTEXTKIT_KERNEL=portable` selects it).
 ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_piece_pattern *pattern,
                                          const uint8_t *text, size_t from, size_t end, size_t pause_at,
                                          size_t *misses, size_t miss_capacity);
