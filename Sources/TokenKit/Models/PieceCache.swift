@@ -32,8 +32,9 @@ import Foundation
 ///
 /// ## Memory and worst case
 ///
-/// 1 MB + 1 MB of short tables, 2 MB of long entries, a 4 MB byte arena and
-/// a 12 MB token arena (2,097,152 tokens) per memo, whatever the text, and at
+/// 1 MB + 1 MB of short tables, 2 MB of long entries, the count kernel's
+/// 1 MB (`PieceCountKernel`), a 4 MB byte arena and a 12 MB token arena
+/// (2,097,152 tokens) per memo, whatever the text, and at
 /// most one memo per core per tokenizer: when a long piece's bytes or tokens
 /// do not fit, a new generation starts (`generation`) and every long entry
 /// is dropped at once. Every piece costs at most three lookups and one copy
@@ -349,15 +350,22 @@ struct PieceCache {
     /// memo holds (a warm English pass) misses well under one piece in 100.
     @inline(__always)
     func isThrashing(missesBefore: Int, evictionsBefore: Int) -> Bool {
-        let missed = misses &- missesBefore
-        return missed > Self.window / 64 && 2 &* (evictions &- evictionsBefore) > missed
+        Self.thrashed(misses: misses &- missesBefore, evictions: evictions &- evictionsBefore)
+    }
+
+    /// `isThrashing`'s test on a window's misses and evictions, in whichever
+    /// table (the count kernel's too).
+    @inline(__always)
+    static func thrashed(misses: Int, evictions: Int) -> Bool {
+        misses > window / 64 && 2 &* evictions > misses
     }
     /// The arenas' generation (never 0, which marks an empty long entry).
     var generation: UInt32 = 1
 
     /// The tables of one memo, allocated once and zeroed, each set on cache
     /// lines of its own: 1 MB of small entries, 1 MB of wide ones, 2 MB of
-    /// long ones, and the arenas (4 MB of bytes, 12 MB of tokens). The tables'
+    /// long ones, the count kernel's 1 MB of keys and its list of misses,
+    /// and the arenas (4 MB of bytes, 12 MB of tokens). The tables'
     /// pages are mapped at once (`mapWritable`); the arenas' as they are
     /// first written, so a memo holds only the long pieces it used.
     final class Storage {
@@ -517,7 +525,7 @@ struct PieceCache {
                 }
             }
             guard var lease = take(textBytes: cursor.end &- from) else { return encodeDirectly(to: cursor.end) }
-            if Sink.self == TokenCounter.self, let pattern = S.countPattern, let kernel = PieceCountKernel.tier.entry {
+            if Sink.self == TokenCounter.self, let pattern = S.countPattern, let kernel = PieceCountKernel.entry {
                 withUnsafeMutablePointer(to: &sink) {
                     $0.withMemoryRebound(to: TokenCounter.self, capacity: 1) {
                         lease.cache.count(S.self, kernel: kernel, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)

@@ -127,6 +127,11 @@ enum PieceCountKernel {
 
     /// The tier this process counts with, read once.
     static let tier = Tier.fromEnvironment
+
+    /// `tier`'s entry point, found once: `avx2`'s test runs `cpuid`, which
+    /// a virtual machine traps. Asked per call, it cost `tokcount -j 1` on
+    /// 10,000 files of 1 KB 105 → 131 ms of CPU (`perf stat -r 10`).
+    static let entry = tier.entry
 }
 
 /// A pattern as the kernel reads it: each ASCII byte's class from the
@@ -195,8 +200,8 @@ extension PieceCache {
     /// what it misses to this memo, whose count the kernel then keeps.
     ///
     /// In windows of `window` bytes, like `Pool.scan`: after a window in
-    /// which the kernel's table thrashed (`isThrashing`'s test on its misses
-    /// and evictions), the next `bypass` bytes go straight to the encoder.
+    /// which the kernel's table thrashed (`thrashed`, on its misses and
+    /// evictions), the next `bypass` bytes go straight to the encoder.
     @inline(__always)
     mutating func count<S: PieceScanner, Encoder: PieceEncoder>(
         _ scanner: S.Type, kernel entry: PieceCountKernel.Entry, pattern: PieceCountPattern, _ cursor: UTF8Cursor,
@@ -208,50 +213,47 @@ extension PieceCache {
         var kernelMisses = 0, kernelEvictions = 0
         var stretch = Self.undecidedStretch
         let misses = countMisses
-        do {
-            while i < end {
-                let missesBefore = kernelMisses, evictionsBefore = kernelEvictions
-                let windowEnd = Swift.min(end, i &+ Self.window)
-                while i < windowEnd {
-                    let callStart = i
-                    let r = entry(&table, pattern.pattern, base, i, end, windowEnd, misses, Self.countMissCapacity)
-                    counter.count &+= r.tokens
-                    // The pieces the table lacked, through the memo; their counts kept.
-                    for k in 0..<r.misses {
-                        let start = misses[2 &* k], pieceEnd = misses[2 &* k &+ 1]
-                        var piece = TokenCounter()
-                        encode(encoder, base, start, pieceEnd, readableTo: end, into: &piece)
-                        let n = pieceEnd &- start
-                        if n <= Int(CK_COUNT_TABLE_LONGEST_PIECE) {
-                            kernelMisses &+= 1
-                            kernelEvictions &+= Int(ck_count_table_keep(&table, base + start, n, UInt8(truncatingIfNeeded: piece.count)))
-                        }
-                        counter.count &+= piece.count
+        while i < end {
+            let missesBefore = kernelMisses, evictionsBefore = kernelEvictions
+            let windowEnd = Swift.min(end, i &+ Self.window)
+            while i < windowEnd {
+                let callStart = i
+                let r = entry(&table, pattern.pattern, base, i, end, windowEnd, misses, Self.countMissCapacity)
+                counter.count &+= r.tokens
+                // The pieces the table lacked, through the memo; their counts kept.
+                for k in 0..<r.misses {
+                    let start = misses[2 &* k], pieceEnd = misses[2 &* k &+ 1]
+                    var piece = TokenCounter()
+                    encode(encoder, base, start, pieceEnd, readableTo: end, into: &piece)
+                    let n = pieceEnd &- start
+                    if n <= Int(CK_COUNT_TABLE_LONGEST_PIECE) {
+                        kernelMisses &+= 1
+                        kernelEvictions &+= Int(ck_count_table_keep(&table, base + start, n, UInt8(truncatingIfNeeded: piece.count)))
                     }
-                    i = r.position
-                    if r.stop == Int32(CK_COUNT_UNDECIDED) {
-                        // The scanner cuts the pieces a byte from 0x80 decides, and
-                        // a few after, before the kernel is asked again: twice as
-                        // many bytes each time the kernel settled nothing (CJK
-                        // text), back to the least when it did (English with a
-                        // few accents).
-                        stretch = r.position == callStart ? Swift.min(stretch &* 2, Self.longestUndecidedStretch) : Self.undecidedStretch
-                        let until = Swift.min(end, i &+ stretch)
-                        while i < until {
-                            let e = S.pieceEnd(cursor, from: i)
-                            encode(encoder, base, i, e, readableTo: end, into: &counter)
-                            i = e
-                        }
-                    }
+                    counter.count &+= piece.count
                 }
-                let missed = kernelMisses &- missesBefore
-                if missed > Self.window / 64 && 2 &* (kernelEvictions &- evictionsBefore) > missed {
-                    let bypassEnd = Swift.min(end, i &+ Self.bypass)
-                    while i < bypassEnd {
+                i = r.position
+                if r.stop == Int32(CK_COUNT_UNDECIDED) {
+                    // The scanner cuts the pieces a byte from 0x80 decides, and
+                    // a few after, before the kernel is asked again: twice as
+                    // many bytes each time the kernel settled nothing (CJK
+                    // text), back to the least when it did (English with a
+                    // few accents).
+                    stretch = r.position == callStart ? Swift.min(stretch &* 2, Self.longestUndecidedStretch) : Self.undecidedStretch
+                    let until = Swift.min(end, i &+ stretch)
+                    while i < until {
                         let e = S.pieceEnd(cursor, from: i)
-                        encoder.encode(base, i, e, into: &counter)
+                        encode(encoder, base, i, e, readableTo: end, into: &counter)
                         i = e
                     }
+                }
+            }
+            if Self.thrashed(misses: kernelMisses &- missesBefore, evictions: kernelEvictions &- evictionsBefore) {
+                let bypassEnd = Swift.min(end, i &+ Self.bypass)
+                while i < bypassEnd {
+                    let e = S.pieceEnd(cursor, from: i)
+                    encoder.encode(base, i, e, into: &counter)
+                    i = e
                 }
             }
         }
@@ -261,7 +263,8 @@ extension PieceCache {
     static let countMissCapacity = 64
 
     /// Bytes the scanner cuts after the kernel hands a piece back undecided,
-    /// at least and at most.
+    /// at least.
     static let undecidedStretch = 16
+    /// ... and at most, however long the kernel settles nothing (CJK text).
     static let longestUndecidedStretch = 4_096
 }
