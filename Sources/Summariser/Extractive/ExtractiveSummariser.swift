@@ -295,7 +295,7 @@ public struct ExtractiveSummariser: Sendable {
     static func headline(fromSentence sentence: String) -> String {
         var words = sentence.split(separator: " ").map(String.init)
         if let comma = words.prefix(3).firstIndex(where: { $0.hasSuffix(",") }), comma + 3 < words.count,
-            words[1...comma].allSatisfy({ $0.first?.isUppercase != true })
+            words[1..<(comma + 1)].allSatisfy({ $0.first?.isUppercase != true })
         {
             words.removeFirst(comma + 1)
             if let first = words.first?.first, first.isLowercase { words[0] = first.uppercased() + words[0].dropFirst() }

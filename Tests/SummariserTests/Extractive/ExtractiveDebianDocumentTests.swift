@@ -237,5 +237,7 @@ import Testing
         #expect(ExtractiveSummariser.shortened("Keepers clean the lens panels every morning with soft cloths.") == "Keepers clean the lens panels every morning…")
         // A capitalised opening clause is the sentence's subject, not an opener.
         #expect(ExtractiveSummariser.headline(fromSentence: "In Node.js, streams are everywhere.") == "In Node.js, streams are everywhere.")
+        // A one-word opener is left out too (it once crashed: an empty range written `1...0`).
+        #expect(ExtractiveSummariser.headline(fromSentence: "However, the lamp still turns.") == "The lamp still turns.")
     }
 }
