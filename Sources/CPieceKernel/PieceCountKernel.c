@@ -190,7 +190,8 @@ CK_INLINE size_t piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i
     uint8_t second = t[next];
     if (second >= 0x80) return UNDECIDED;
     if (c == CK_CLASS_APOSTROPHE && p->contractions == CK_CONTRACTIONS_FIRST) {
-        // '(?i:[sdmt]|ll|ve|re) comes first.
+        // '(?i:[sdmt]|ll|ve|re) comes first. `second` is ASCII (tested above),
+        // so the contraction is never undecided here.
         int undecided = 0;
         size_t n = contraction_length(t, i, end, &undecided);
         if (n) return i + n;

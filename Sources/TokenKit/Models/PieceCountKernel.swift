@@ -117,9 +117,9 @@ enum PieceCountKernel {
         var entry: Entry? {
             switch self {
             case .vector: return Tier.avx2.entry ?? Tier.baseline.entry
-            case .avx2: return ck_count_avx2_available() != 0 ? { ck_count_pieces_avx2($0, $1, $2, $3, $4, $5, $6, $7) } : nil
-            case .baseline: return { ck_count_pieces($0, $1, $2, $3, $4, $5, $6, $7) }
-            case .portable: return { ck_count_pieces_portable($0, $1, $2, $3, $4, $5, $6, $7) }
+            case .avx2: return ck_count_avx2_available() != 0 ? ck_count_pieces_avx2 : nil
+            case .baseline: return ck_count_pieces
+            case .portable: return ck_count_pieces_portable
             case .off: return nil
             }
         }
