@@ -737,7 +737,7 @@ SHORTFALLS = [
     "- **`tokcount -j 1` against the in-process count**: the file is mapped, not copied (a guard turns a truncation's",
     "  SIGBUS into that file's error), and a built-in encoding loads without reading its shipped file again. What the",
     "  whole process still adds is spent before the text is tokenized: its start-up (the 1 KB row) and `TextStats`. The",
-    "  count kernel (`PieceCountKernel`) took the in-process count from 379 to 502 MB/s and the whole process from",
+    "  count kernel (`PieceKernel`) took the in-process count from 379 to 502 MB/s and the whole process from",
     "  323 to 421 MB/s, so the ratio fell from 0.85–0.92 to about 0.84: what surrounds the tokenizer is a larger share.",
     "  What was tried and measured is in the performance notes of `Sources/ContextKit/Input/ChunkReader.swift` and",
     "  `TextStats.swift`.",

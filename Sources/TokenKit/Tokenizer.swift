@@ -531,6 +531,17 @@ struct IDCollector: TokenSink {
         count &+= 1
     }
 
+    /// Room for at least `minimum` more ids, for a writer that then says
+    /// how many it wrote (`advance(by:)`): the piece kernel
+    /// (`PieceCache.encode(_:kernel:...)`).
+    @inline(__always) mutating func room(atLeast minimum: Int) -> UnsafeMutableBufferPointer<Int> {
+        if capacity &- count < minimum { grow() }
+        return UnsafeMutableBufferPointer(start: ids + count, count: capacity &- count)
+    }
+
+    /// Counts in `n` ids written to `room(atLeast:)`.
+    @inline(__always) mutating func advance(by n: Int) { count &+= n }
+
     @inline(never) private mutating func grow() {
         // The first spill starts empty, as large as the room; a spill that
         // fills moves to one twice its size.

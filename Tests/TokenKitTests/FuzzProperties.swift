@@ -103,10 +103,10 @@ enum TokenKitFuzzProperties {
         }
     }
 
-    // MARK: Count kernel
+    // MARK: Piece kernel
 
-    /// The count kernel's patterns with the scanner each must cut as.
-    static let countKernelPatterns: [(name: String, pattern: PieceCountPattern, pieceEnd: @Sendable (UTF8Cursor, Int) -> Int)] = [
+    /// The piece kernel's patterns with the scanner each must cut as.
+    static let pieceKernelPatterns: [(name: String, pattern: PiecePattern, pieceEnd: @Sendable (UTF8Cursor, Int) -> Int)] = [
         ("cl100k", .cl100k, { Cl100kScanner.pieceEnd($0, from: $1) }),
         ("llama3", .llama3, { Llama3Scanner.pieceEnd($0, from: $1) }),
         ("qwen2", .qwen2, { Qwen2Scanner.pieceEnd($0, from: $1) }),
@@ -114,33 +114,86 @@ enum TokenKitFuzzProperties {
         ("tekken", .tekken, { TekkenScanner.pieceEnd($0, from: $1) })
     ]
 
-    /// Every tier of the count kernel, for every pattern it takes, on any bytes (random, adversarial, invalid UTF-8): with a table
-    /// that holds nothing, the kernel lists as missed exactly the pieces the
+    /// Every tier of the piece kernel, for every pattern it takes, on any
+    /// bytes (random, adversarial, invalid UTF-8): with a table that holds
+    /// nothing, the count entry lists as missed exactly the pieces the
     /// scanner cuts, counts no token, and hands a piece back undecided only
     /// when a byte from 0x80 is where the pattern looks; with a pause, it
-    /// stops at the first piece start at or past it.
-    static func countKernelCuts(_ bytes: [UInt8]) -> String? {
-        for tier in PieceCountKernel.Tier.allCases where tier != .vector {
-            guard let entry = tier.entry else { continue }
-            for (name, pattern, pieceEnd) in countKernelPatterns {
+    /// stops at the first piece start at or past it. The encode entry stops
+    /// at each of those pieces as missed, or undecided where the count entry
+    /// is, and writes no id.
+    static func pieceKernelCuts(_ bytes: [UInt8]) -> String? {
+        for tier in PieceKernel.Tier.allCases where tier != .vector {
+            guard let entries = tier.entries else { continue }
+            for (name, pattern, pieceEnd) in pieceKernelPatterns {
                 for pauseEvery in [Int.max, 1, 13] {
-                    if let problem = countKernelCuts(bytes, entry, pattern, pieceEnd, pauseEvery: pauseEvery) {
-                        return "\(tier) tier, \(name), pause every \(pauseEvery): \(problem)"
+                    if let problem = countKernelCuts(bytes, entries.count, pattern, pieceEnd, pauseEvery: pauseEvery) {
+                        return "\(tier) tier, \(name), count, pause every \(pauseEvery): \(problem)"
                     }
+                }
+                if let problem = encodeKernelCuts(bytes, entries, pattern, pieceEnd) {
+                    return "\(tier) tier, \(name), encode: \(problem)"
                 }
             }
         }
         return nil
     }
 
+    /// A table of one set that is never written, for `body`: every probe misses.
+    static func withEmptyTable<R>(_ body: (inout ck_piece_table) -> R) -> R {
+        var emptySet = [ck_piece_key](repeating: ck_piece_key(low: 0, high: 0), count: 4)
+        var ids = [UInt32](repeating: 0, count: 4 * Int(CK_PIECE_TABLE_IDS))
+        return emptySet.withUnsafeMutableBufferPointer { keys in
+            ids.withUnsafeMutableBufferPointer { ids in
+                var table = ck_piece_table(keys: keys.baseAddress, ids: ids.baseAddress, set_bits: 0)
+                return body(&table)
+            }
+        }
+    }
+
+    /// The encode entry on an empty table stops at each piece the count
+    /// entry lists, missed, in turn, and where it hands one back undecided.
+    static func encodeKernelCuts(
+        _ bytes: [UInt8], _ entries: PieceKernel.Entries, _ pattern: PiecePattern, _ pieceEnd: (UTF8Cursor, Int) -> Int
+    ) -> String? {
+        withEmptyTable { table -> String? in
+            var ids = [Int64](repeating: -1, count: 8)
+            var misses = [Int](repeating: -1, count: 2)
+            return bytes.withUnsafeBufferPointer { text -> String? in
+                guard let base = text.baseAddress, !text.isEmpty else { return nil }
+                let n = text.count
+                let cursor = UTF8Cursor(base: base, end: n, table: .shared)
+                var i = 0
+                while i < n {
+                    let r = ids.withUnsafeMutableBufferPointer { entries.encode(&table, pattern.pattern, base, i, n, .max, $0.baseAddress, $0.count) }
+                    let counted = misses.withUnsafeMutableBufferPointer { entries.count(&table, pattern.pattern, base, i, n, .max, $0.baseAddress, 1) }
+                    if r.written != 0 || ids.contains(where: { $0 != -1 }) { return "an empty table wrote \(r.written) ids from \(i)" }
+                    if r.position != i { return "stopped at \(r.position), not at the piece at \(i)" }
+                    switch Int(r.stop) {
+                    case Int(CK_ENCODE_MISS):
+                        let e = pieceEnd(cursor, i)
+                        if r.miss_end != e { return "missed \(i)..<\(r.miss_end), the scanner cuts \(i)..<\(e)" }
+                        if Int(counted.stop) == Int(CK_COUNT_UNDECIDED) && counted.position == i { return "the count entry hands \(i) back undecided" }
+                        i = e
+                    case Int(CK_ENCODE_UNDECIDED):
+                        if Int(counted.stop) != Int(CK_COUNT_UNDECIDED) || counted.position != i {
+                            return "handed \(i) back undecided; the count entry did not"
+                        }
+                        i = pieceEnd(cursor, i)
+                    default:
+                        return "stopped for \(r.stop) at \(i) with a piece left"
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
     static func countKernelCuts(
-        _ bytes: [UInt8], _ entry: PieceCountKernel.Entry, _ pattern: PieceCountPattern, _ pieceEnd: (UTF8Cursor, Int) -> Int,
+        _ bytes: [UInt8], _ entry: PieceKernel.CountEntry, _ pattern: PiecePattern, _ pieceEnd: (UTF8Cursor, Int) -> Int,
         pauseEvery: Int
     ) -> String? {
-        // One set that is never written: every probe misses.
-        var emptySet = [ck_piece_key](repeating: ck_piece_key(low: 0, high: 0), count: 4)
-        return emptySet.withUnsafeMutableBufferPointer { keys -> String? in
-            var table = ck_count_table(keys: keys.baseAddress, set_bits: 0)
+        withEmptyTable { table -> String? in
             var misses = [Int](repeating: -1, count: 2 * bytes.count + 2)
             return bytes.withUnsafeBufferPointer { text -> String? in
                 guard let base = text.baseAddress, !text.isEmpty else { return nil }

@@ -9,7 +9,7 @@ import Testing
 /// each property runs even while its folder is empty.
 @Suite("fuzz regressions: TokenKit")
 struct FuzzRegressionTests {
-    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece", "tekken", "sentencepiece-model", "precompiled-charsmap", "count-kernel"]
+    static let targets = ["tiktoken-file", "scanners", "round-trip", "gguf", "tokenizer-json", "wordpiece", "tekken", "sentencepiece-model", "precompiled-charsmap", "piece-kernel"]
 
     static func property(_ target: String, _ bytes: [UInt8]) -> String? {
         switch target {
@@ -22,7 +22,7 @@ struct FuzzRegressionTests {
         case "tekken": return TekkenFuzzProperties.tekken(bytes)
         case "sentencepiece-model": return SentencePieceFuzzProperties.model(bytes)
         case "precompiled-charsmap": return SentencePieceFuzzProperties.charsmap(bytes)
-        case "count-kernel": return TokenKitFuzzProperties.countKernelCuts(bytes)
+        case "piece-kernel": return TokenKitFuzzProperties.pieceKernelCuts(bytes)
         default: return "no property for \(target)"
         }
     }
@@ -30,7 +30,7 @@ struct FuzzRegressionTests {
     static let handWritten: [String: [[UInt8]]] = [
         "tiktoken-file": [[], Array("YQ== 0\nYQ== 0\n".utf8), Array("YQ==\n".utf8), Array("!!!! 1\n".utf8), [0x59, 0x51, 0x3D, 0x3D, 0x20, 0x31, 0x0D, 0x0A]],
         "scanners": [[], [0xFF, 0xFE, 0x20, 0x20, 0x0A], Array("don't  \u{301}x 12345\r\n\r\n".utf8), [0xE2, 0x82], Array(repeating: 0x20, count: 5000)],
-        "count-kernel": [
+        "piece-kernel": [
             [], [0x27], [0x27, 0xC5, 0xBF], Array("don't DON'T we'LL  \t x\r\n\r\n 12345 ½ \u{A0}x  \u{3000}".utf8), [0x20, 0x20, 0xFF, 0x61],
             Array("a\u{301}b 1١2 .—. '\u{2019}s".utf8), Array(repeating: 0x20, count: 40) + [0xE3, 0x80, 0x80], Array(repeating: UInt8(ascii: "x"), count: 70) + [0xC3, 0xA9]
         ],

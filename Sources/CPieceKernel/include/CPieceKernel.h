@@ -66,16 +66,25 @@ typedef struct {
 } ck_piece_key;
 
 /// The longest piece the count table holds.
-#define CK_COUNT_TABLE_LONGEST_PIECE 15
+#define CK_PIECE_TABLE_LONGEST_PIECE 15
 
-/// A memo of pieces and their token counts: sets of four keys, one 64-byte
-/// line each. The caller owns the memory.
+/// The most tokens a piece of the table has ids for: a piece of more is
+/// counted from the table but encoded by the caller.
+#define CK_PIECE_TABLE_IDS 4
+
+/// A memo of pieces, their token counts and ids: sets of four keys, one
+/// 64-byte line each, and beside them each key's ids. The caller owns the
+/// memory.
 typedef struct {
     /// `4 << set_bits` keys, 64-byte aligned, zeroed before first use.
     ck_piece_key *keys;
+    /// `CK_PIECE_TABLE_IDS` ids for each key, in the same order: the first
+    /// of those a piece has (its count, at most 4) are its tokens. Apart
+    /// from the keys, so that a count reads one line a hit.
+    uint32_t *ids;
     /// log2 of the number of sets.
     uint32_t set_bits;
-} ck_count_table;
+} ck_piece_table;
 
 /// Why `ck_count_pieces` returned.
 enum {
@@ -109,13 +118,13 @@ typedef struct {
 /// not matter. `end` is the text's end (the pattern looks at it); the kernel
 /// reads no byte past it. The baseline vector tier: SSE2 on x86-64 and
 /// NEON on arm64 (in every such CPU), the portable loop elsewhere.
-ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
+ck_count_result ck_count_pieces(const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
                                 size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity);
 
 /// The same compiled for AVX2 and BMI2 (a function target attribute, no
 /// compiler flag): call it only when `ck_count_avx2_available()`. Other
 /// CPUs than x86-64 run `ck_count_pieces`.
-ck_count_result ck_count_pieces_avx2(const ck_count_table *table, const ck_piece_pattern *pattern,
+ck_count_result ck_count_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
                                      const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
                                      size_t miss_capacity);
 
@@ -125,15 +134,66 @@ int ck_count_avx2_available(void);
 
 /// The same in plain C: what other CPUs run, and what tests compare the
 /// vector tiers against (`CONTEXTKIT_KERNEL=portable` selects it).
-ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_piece_pattern *pattern,
+ck_count_result ck_count_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
                                          const uint8_t *text, size_t from, size_t end, size_t pause_at,
                                          size_t *misses, size_t miss_capacity);
 
 /// Keeps the piece `piece[0..<n]` (1 to 15 bytes) with its token count
-/// (1 to 15) in its set's first way; the set's other pieces move down one
-/// and the last is dropped. Returns whether a piece was dropped; keeps
-/// nothing (and returns 0) for a piece the table holds already, or a length
-/// or count out of range.
-int ck_count_table_keep(const ck_count_table *table, const uint8_t *piece, size_t n, uint8_t tokens);
+/// (1 to 15) and, for a count of at most `CK_PIECE_TABLE_IDS`, its ids
+/// (`ids[0..<tokens]`; otherwise `ids` is not read and may be NULL) in its
+/// set's first way; the set's other pieces move down one and the last is
+/// dropped. Returns whether a piece was dropped; keeps nothing (and returns
+/// 0) for a piece the table holds already, or a length or count out of
+/// range.
+int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_t n, uint8_t tokens,
+                        const uint32_t *ids);
+
+/// Why `ck_encode_pieces` returned.
+enum {
+    /// The text is encoded to its end.
+    CK_ENCODE_END = 0,
+    /// The piece from `position` to `miss_end` is not in the table, or has
+    /// more tokens than it keeps ids for: the caller encodes it.
+    CK_ENCODE_MISS = 1,
+    /// The piece at `position` depends on a byte from 0x80: the caller's
+    /// scanner decides it.
+    CK_ENCODE_UNDECIDED = 2,
+    /// `position` reached `pause_at` (a piece start at or past it).
+    CK_ENCODE_PAUSED = 3,
+    /// Fewer than `CK_PIECE_TABLE_IDS` ids of room were left in `ids`.
+    CK_ENCODE_FULL = 4,
+};
+
+/// Where `ck_encode_pieces` stopped and what it wrote on the way.
+typedef struct {
+    /// A piece start: the ids of every piece before it are written.
+    size_t position;
+    /// Ids written to `ids`.
+    size_t written;
+    /// With `CK_ENCODE_MISS`, the end of the piece at `position`.
+    size_t miss_end;
+    /// `CK_ENCODE_END`, `_MISS`, `_UNDECIDED`, `_PAUSED` or `_FULL`.
+    int stop;
+} ck_encode_result;
+
+/// Writes the ids of the pieces of `text[from..<end]`, from the piece start
+/// `from`, to `ids`, in order, while every piece is ASCII and the table has
+/// its ids: it stops at the first piece that is not (`CK_ENCODE_MISS`), for
+/// the caller to encode and keep. Each piece stores `CK_PIECE_TABLE_IDS`
+/// ids and advances by its count, so it stops when fewer than that are
+/// left of `capacity`. Cuts as `ck_count_pieces` does; the baseline tier.
+ck_encode_result ck_encode_pieces(const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
+                                  size_t from, size_t end, size_t pause_at, int64_t *ids, size_t capacity);
+
+/// The same compiled for AVX2 and BMI2: call it only when
+/// `ck_count_avx2_available()`.
+ck_encode_result ck_encode_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                       const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
+                                       size_t capacity);
+
+/// The same in plain C.
+ck_encode_result ck_encode_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                           const uint8_t *text, size_t from, size_t end, size_t pause_at,
+                                           int64_t *ids, size_t capacity);
 
 #endif

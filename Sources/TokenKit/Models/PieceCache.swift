@@ -33,7 +33,7 @@ import Foundation
 /// ## Memory and worst case
 ///
 /// 1 MB + 1 MB of short tables, 2 MB of long entries, the count kernel's
-/// 1 MB (`PieceCountKernel`), a 4 MB byte arena and a 12 MB token arena
+/// 1 MB (`PieceKernel`), a 4 MB byte arena and a 12 MB token arena
 /// (2,097,152 tokens) per memo, whatever the text, and at
 /// most one memo per core per tokenizer: when a long piece's bytes or tokens
 /// do not fit, a new generation starts (`generation`) and every long entry
@@ -228,7 +228,7 @@ import Foundation
 ///   attribute, so that loop would be C with `target(...)` functions and
 ///   run-time dispatch, this memo staying as the portable path: a kernel
 ///   rewrite, not a step. Stop 52 began it for counting with the
-///   OpenAI-style patterns (`PieceCountKernel`, whose notes have its
+///   OpenAI-style patterns (`PieceKernel`, whose notes have its
 ///   figures): one C loop of
 ///   cutting, keying and probing a table of 1 to 15 bytes, with a count per
 ///   piece, in SSE2 or NEON with no dispatch; not yet the block cutter.
@@ -315,12 +315,12 @@ struct PieceCache {
     let arenaBytes: UnsafeMutablePointer<UInt8>
     let arenaIDs: UnsafeMutablePointer<UInt32>
     let arenaLengths: UnsafeMutablePointer<UInt16>
-    /// The count kernel's table (`PieceCountKernel`): counts only, so one
-    /// key per piece of 1 to 15 bytes.
-    let countTable: ck_count_table
+    /// The piece kernel's table (`PieceKernel`): one key per piece of 1 to
+    /// 15 bytes, its count, and its ids when it has at most four.
+    let kernelTable: ck_piece_table
     /// Where the count kernel lists the pieces its table lacked (start and
     /// end of each, `countMissCapacity` of them).
-    let countMisses: UnsafeMutablePointer<Int>
+    let kernelMissList: UnsafeMutablePointer<Int>
     var bytesUsed = 0
     var tokensUsed = 0
     /// Pieces the memo did not hold and had the encoder encode, since the
@@ -378,9 +378,10 @@ struct PieceCache {
         static let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
         static let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
         static let longBytes = longSets * 4 * MemoryLayout<LongEntry>.stride
-        static let countKeyBytes = countSets * 4 * MemoryLayout<ck_piece_key>.stride
-        static let countMissBytes = 2 * countMissCapacity * MemoryLayout<Int>.stride
-        static let tableBytes = smallBytes + wideBytes + longBytes + countKeyBytes + countMissBytes
+        static let kernelKeyBytes = kernelSets * 4 * MemoryLayout<ck_piece_key>.stride
+        static let kernelIDBytes = kernelSets * 4 * Int(CK_PIECE_TABLE_IDS) * MemoryLayout<UInt32>.stride
+        static let kernelMissBytes = 2 * countMissCapacity * MemoryLayout<Int>.stride
+        static let tableBytes = smallBytes + wideBytes + longBytes + kernelKeyBytes + kernelIDBytes + kernelMissBytes
 
         /// nil when the memory cannot be had: the text is then encoded without a memo.
         init?() {
@@ -427,10 +428,11 @@ struct PieceCache {
                 entries: (tables + Self.smallBytes).assumingMemoryBound(to: Entry.self),
                 long: (tables + Self.smallBytes + Self.wideBytes).assumingMemoryBound(to: LongEntry.self),
                 arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths,
-                countTable: ck_count_table(
+                kernelTable: ck_piece_table(
                     keys: (tables + Self.smallBytes + Self.wideBytes + Self.longBytes).assumingMemoryBound(to: ck_piece_key.self),
-                    set_bits: UInt32(countSets.trailingZeroBitCount)),
-                countMisses: (tables + Self.tableBytes - Self.countMissBytes).assumingMemoryBound(to: Int.self))
+                    ids: (tables + Self.smallBytes + Self.wideBytes + Self.longBytes + Self.kernelKeyBytes).assumingMemoryBound(to: UInt32.self),
+                    set_bits: UInt32(kernelSets.trailingZeroBitCount)),
+                kernelMissList: (tables + Self.tableBytes - Self.kernelMissBytes).assumingMemoryBound(to: Int.self))
         }
 
         deinit {
@@ -525,13 +527,25 @@ struct PieceCache {
                 }
             }
             guard var lease = take(textBytes: cursor.end &- from) else { return encodeDirectly(to: cursor.end) }
-            if Sink.self == TokenCounter.self, let pattern = S.countPattern, let kernel = PieceCountKernel.entry {
-                withUnsafeMutablePointer(to: &sink) {
-                    $0.withMemoryRebound(to: TokenCounter.self, capacity: 1) {
-                        lease.cache.count(S.self, kernel: kernel, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)
+            // The piece kernel takes the two sinks that want every token and
+            // nothing but a total or the ids (and `Int` as wide as its ids).
+            if let pattern = S.piecePattern, let kernel = PieceKernel.entries, MemoryLayout<Int>.size == 8 {
+                if Sink.self == TokenCounter.self {
+                    withUnsafeMutablePointer(to: &sink) {
+                        $0.withMemoryRebound(to: TokenCounter.self, capacity: 1) {
+                            lease.cache.count(S.self, kernel: kernel.count, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)
+                        }
                     }
+                    return giveBack(lease)
                 }
-                return giveBack(lease)
+                if Sink.self == IDCollector.self {
+                    withUnsafeMutablePointer(to: &sink) {
+                        $0.withMemoryRebound(to: IDCollector.self, capacity: 1) {
+                            lease.cache.encode(S.self, kernel: kernel.encode, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)
+                        }
+                    }
+                    return giveBack(lease)
+                }
             }
             while i < cursor.end && !sink.isFull {
                 let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions

@@ -4,7 +4,7 @@
 ///     | ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s
 @usableFromInline
 enum Cl100kScanner: PieceScanner {
-    @usableFromInline static var countPattern: PieceCountPattern? { .cl100k }
+    @usableFromInline static var piecePattern: PiecePattern? { .cl100k }
 
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {

@@ -7,7 +7,7 @@
 /// It is cl100k's pattern except at the end of the text: whitespace that ends
 /// the text is cut after its last line break instead of staying one piece.
 enum Llama3Scanner: PieceScanner {
-    @usableFromInline static var countPattern: PieceCountPattern? { .llama3 }
+    @usableFromInline static var piecePattern: PiecePattern? { .llama3 }
 
     @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
@@ -19,7 +19,7 @@ enum Llama3Scanner: PieceScanner {
 /// tokenizer.json): Llama 3's pattern with `\p{N}` instead of `\p{N}{1,3}`,
 /// so every digit is a piece of its own.
 enum Qwen2Scanner: PieceScanner {
-    @usableFromInline static var countPattern: PieceCountPattern? { .qwen2 }
+    @usableFromInline static var piecePattern: PiecePattern? { .qwen2 }
 
     @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {

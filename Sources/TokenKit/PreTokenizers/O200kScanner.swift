@@ -11,7 +11,7 @@
 /// Mistral's tekken pattern (`TekkenScanner`).
 @usableFromInline
 enum O200kScanner: PieceScanner {
-    @usableFromInline static var countPattern: PieceCountPattern? { .o200k }
+    @usableFromInline static var piecePattern: PiecePattern? { .o200k }
 
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {
@@ -109,7 +109,7 @@ enum O200kScanner: PieceScanner {
 /// suffixes `C?`, and with every digit a piece of its own.
 @usableFromInline
 enum TekkenScanner: PieceScanner {
-    @usableFromInline static var countPattern: PieceCountPattern? { .tekken }
+    @usableFromInline static var piecePattern: PiecePattern? { .tekken }
 
     @inlinable @inline(__always)
     static func pieceEnd(_ t: UTF8Cursor, from i: Int) -> Int {

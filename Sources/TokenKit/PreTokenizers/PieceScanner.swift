@@ -8,14 +8,14 @@
 protocol PieceScanner {
     /// The end (exclusive) of the piece starting at `i`; always `> i` when `i < cursor.end`.
     static func pieceEnd(_ cursor: UTF8Cursor, from i: Int) -> Int
-    /// The count kernel's form of this pattern (`PieceCountKernel`); nil
+    /// The count kernel's form of this pattern (`PieceKernel`); nil
     /// for a pattern it does not take (r50k's).
-    static var countPattern: PieceCountPattern? { get }
+    static var piecePattern: PiecePattern? { get }
 }
 
 extension PieceScanner {
     @usableFromInline @inline(__always)
-    static var countPattern: PieceCountPattern? { nil }
+    static var piecePattern: PiecePattern? { nil }
 }
 
 extension UTF8Cursor {

@@ -1,11 +1,11 @@
-// The count kernel of the OpenAI-style patterns: cuts ASCII text into pieces
+// The piece kernel of the OpenAI-style patterns: cuts ASCII text into pieces
 // exactly as `Cl100kScanner`, `Llama3Scanner`, `Qwen2Scanner`,
-// `O200kScanner` and `TekkenScanner` do, and adds each
-// piece's token count from a memo keyed by the piece's bytes. Anything it
-// cannot settle from ASCII bytes alone (a byte from 0x80 where the pattern
-// looks), and any piece the memo lacks, goes back to the caller, which
-// decides it with the scanner and the encoder. Tests compare it with them
-// (`PieceCountKernelTests`).
+// `O200kScanner` and `TekkenScanner` do, and adds each piece's token count
+// (`ck_count_pieces`) or writes its ids (`ck_encode_pieces`) from a memo
+// keyed by the piece's bytes. Anything it cannot settle from ASCII bytes
+// alone (a byte from 0x80 where the pattern looks), and any piece the memo
+// lacks, goes back to the caller, which decides it with the scanner and the
+// encoder. Tests compare it with them (`PieceKernelTests`).
 //
 // Why C: the loop is small enough to stay in registers only when the piece
 // logic, the key and the probe are compiled together, and Swift keeps every
@@ -248,21 +248,26 @@ CK_INLINE size_t set_of(ck_piece_key key, uint32_t set_bits) {
 // ---------------------------------------------------------------------------
 // The loop.
 
+/// The ways of the set at `ways` that hold `key`, one bit each (at most one
+/// is set). Which way holds a piece is a coin toss to the predictor: no
+/// branch per way. The shift drops the way's count from the comparison.
+CK_INLINE unsigned hit_ways(const ck_piece_key *ways, ck_piece_key key) {
+    return (unsigned)(((ways[0].low ^ key.low) | (ways[0].high ^ key.high) << 4) == 0)
+           | (unsigned)(((ways[1].low ^ key.low) | (ways[1].high ^ key.high) << 4) == 0) << 1
+           | (unsigned)(((ways[2].low ^ key.low) | (ways[2].high ^ key.high) << 4) == 0) << 2
+           | (unsigned)(((ways[3].low ^ key.low) | (ways[3].high ^ key.high) << 4) == 0) << 3;
+}
+
 /// Adds the piece's count to `tokens` if the table holds it.
 CK_INLINE int probe(const ck_piece_key *keys, uint32_t set_bits, ck_piece_key key, size_t *tokens) {
     const ck_piece_key *ways = keys + set_of(key, set_bits);
-    // Which way holds a piece is a coin toss to the predictor: no branch per
-    // way. The shift drops the way's count from the comparison.
-    unsigned hit = (unsigned)(((ways[0].low ^ key.low) | (ways[0].high ^ key.high) << 4) == 0)
-                   | (unsigned)(((ways[1].low ^ key.low) | (ways[1].high ^ key.high) << 4) == 0) << 1
-                   | (unsigned)(((ways[2].low ^ key.low) | (ways[2].high ^ key.high) << 4) == 0) << 2
-                   | (unsigned)(((ways[3].low ^ key.low) | (ways[3].high ^ key.high) << 4) == 0) << 3;
+    unsigned hit = hit_ways(ways, key);
     if (!hit) return 0;
     *tokens += (size_t)(ways[__builtin_ctz(hit)].high >> 60);
     return 1;
 }
 
-CK_INLINE ck_count_result count_pieces(const ck_count_table *table, const ck_piece_pattern *p, const uint8_t *t,
+CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
                                        size_t i, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity,
                                        int tier, int cased) {
     const uint32_t set_bits = table->set_bits;
@@ -280,7 +285,7 @@ CK_INLINE ck_count_result count_pieces(const ck_count_table *table, const ck_pie
         }
         size_t n = e - i;
         // A piece longer than the table holds is listed too: the caller's memo has it.
-        if (n > CK_COUNT_TABLE_LONGEST_PIECE || !probe(keys, set_bits, make_key(t, i, n, end), &r.tokens)) {
+        if (n > CK_PIECE_TABLE_LONGEST_PIECE || !probe(keys, set_bits, make_key(t, i, n, end), &r.tokens)) {
             if (r.misses == miss_capacity) {
                 r.stop = CK_COUNT_MISSES_FULL;
                 break;
@@ -295,22 +300,100 @@ CK_INLINE ck_count_result count_pieces(const ck_count_table *table, const ck_pie
     return r;
 }
 
-int ck_count_table_keep(const ck_count_table *table, const uint8_t *piece, size_t n, uint8_t tokens) {
-    if (n == 0 || n > CK_COUNT_TABLE_LONGEST_PIECE || tokens == 0 || tokens > 15) return 0;
+/// Writes a slot's `CK_PIECE_TABLE_IDS` ids to `out`, widened: all four
+/// whatever the piece's count, so that no branch depends on it.
+CK_INLINE void store_ids(int64_t *out, const uint32_t *ids, int tier) {
+#if CK_HAVE_SSE2
+    if (tier == TIER_VECTOR) {
+        __m128i four = _mm_loadu_si128((const __m128i *)ids), zero = _mm_setzero_si128();
+        _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi32(four, zero));
+        _mm_storeu_si128((__m128i *)(out + 2), _mm_unpackhi_epi32(four, zero));
+        return;
+    }
+#elif CK_HAVE_NEON
+    if (tier == TIER_VECTOR) {
+        uint32x4_t four = vld1q_u32(ids);
+        vst1q_s64(out, vreinterpretq_s64_u64(vmovl_u32(vget_low_u32(four))));
+        vst1q_s64(out + 2, vreinterpretq_s64_u64(vmovl_u32(vget_high_u32(four))));
+        return;
+    }
+#endif
+    for (int k = 0; k < CK_PIECE_TABLE_IDS; k++) out[k] = (int64_t)ids[k];
+}
+
+CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
+                                         size_t i, size_t end, size_t pause_at, int64_t *out, size_t capacity,
+                                         int tier, int cased) {
+    const uint32_t set_bits = table->set_bits;
+    const ck_piece_key *keys = table->keys;
+    const uint32_t *ids = table->ids;
+    ck_encode_result r = {i, 0, 0, CK_ENCODE_END};
+    size_t written = 0;
+    while (i < end) {
+        if (i >= pause_at) {
+            r.stop = CK_ENCODE_PAUSED;
+            break;
+        }
+        if (capacity - written < CK_PIECE_TABLE_IDS) {
+            r.stop = CK_ENCODE_FULL;
+            break;
+        }
+        size_t e = piece_end(p, t, i, end, tier, cased);
+        if (e == UNDECIDED) {
+            r.stop = CK_ENCODE_UNDECIDED;
+            break;
+        }
+        size_t n = e - i, tokens = CK_PIECE_TABLE_IDS + 1;
+        unsigned hit = 0;
+        size_t slot = 0;
+        if (n <= CK_PIECE_TABLE_LONGEST_PIECE) {
+            ck_piece_key key = make_key(t, i, n, end);
+            size_t set = set_of(key, set_bits);
+            // The set's ids are on a line of their own: fetched now, beside
+            // the keys' line, not after the hit is known.
+            __builtin_prefetch(ids + CK_PIECE_TABLE_IDS * set);
+            hit = hit_ways(keys + set, key);
+            // A miss reads way 3, which is in range, and drops what it read.
+            slot = set + (size_t)__builtin_ctz(hit | 8);
+            tokens = hit ? (size_t)(keys[slot].high >> 60) : tokens;
+        }
+        // Missed, longer than the table holds, or more tokens than it has ids
+        // for: the caller encodes it, in its place.
+        if (tokens > CK_PIECE_TABLE_IDS) {
+            r.stop = CK_ENCODE_MISS;
+            r.miss_end = e;
+            break;
+        }
+        store_ids(out + written, ids + CK_PIECE_TABLE_IDS * slot, tier);
+        written += tokens;
+        i = e;
+    }
+    r.position = i;
+    r.written = written;
+    return r;
+}
+
+int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_t n, uint8_t tokens,
+                        const uint32_t *ids) {
+    if (n == 0 || n > CK_PIECE_TABLE_LONGEST_PIECE || tokens == 0 || tokens > 15) return 0;
     ck_piece_key key = make_key(piece, 0, n, n);
     // A piece listed twice in one call's misses is kept once: a second copy
     // would push out a piece for nothing.
     size_t held = 0;
     if (probe(table->keys, table->set_bits, key, &held)) return 0;
-    ck_piece_key *keys = table->keys + set_of(key, table->set_bits);
+    size_t set = set_of(key, table->set_bits);
+    ck_piece_key *keys = table->keys + set;
+    uint32_t *set_ids = table->ids + CK_PIECE_TABLE_IDS * set;
     int dropped = (keys[3].high >> 56) != 0;
     memmove(keys + 1, keys, 3 * sizeof *keys);
+    memmove(set_ids + CK_PIECE_TABLE_IDS, set_ids, 3 * CK_PIECE_TABLE_IDS * sizeof *set_ids);
     key.high |= (uint64_t)tokens << 60;
     keys[0] = key;
+    for (size_t k = 0; k < CK_PIECE_TABLE_IDS; k++) set_ids[k] = k < tokens && tokens <= CK_PIECE_TABLE_IDS ? ids[k] : 0;
     return dropped;
 }
 
-ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
+ck_count_result ck_count_pieces(const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
                                 size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity) {
     // One loop per letter rule, so that neither tests the rule per piece.
     return pattern->cased_words
@@ -318,12 +401,27 @@ ck_count_result ck_count_pieces(const ck_count_table *table, const ck_piece_patt
                : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 0);
 }
 
-ck_count_result ck_count_pieces_portable(const ck_count_table *table, const ck_piece_pattern *pattern,
+ck_count_result ck_count_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
                                          const uint8_t *text, size_t from, size_t end, size_t pause_at,
                                          size_t *misses, size_t miss_capacity) {
     return pattern->cased_words
                ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 1)
                : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 0);
+}
+
+ck_encode_result ck_encode_pieces(const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
+                                  size_t from, size_t end, size_t pause_at, int64_t *ids, size_t capacity) {
+    return pattern->cased_words
+               ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 1)
+               : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 0);
+}
+
+ck_encode_result ck_encode_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                           const uint8_t *text, size_t from, size_t end, size_t pause_at,
+                                           int64_t *ids, size_t capacity) {
+    return pattern->cased_words
+               ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_PORTABLE, 1)
+               : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_PORTABLE, 0);
 }
 
 #if CK_HAVE_SSE2
@@ -342,16 +440,29 @@ int ck_count_avx2_available(void) {
 // The same loop compiled for AVX2 and BMI2: variable shifts without `cl`
 // (`shlx`), `andn`, `tzcnt`, three-operand vector instructions.
 __attribute__((target("avx2,bmi,bmi2"))) ck_count_result ck_count_pieces_avx2(
-    const ck_count_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,
+    const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,
     size_t pause_at, size_t *misses, size_t miss_capacity) {
     return pattern->cased_words
                ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 1)
                : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 0);
 }
+__attribute__((target("avx2,bmi,bmi2"))) ck_encode_result ck_encode_pieces_avx2(
+    const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,
+    size_t pause_at, int64_t *ids, size_t capacity) {
+    return pattern->cased_words
+               ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 1)
+               : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 0);
+}
 #else
 int ck_count_avx2_available(void) { return 0; }
 
-ck_count_result ck_count_pieces_avx2(const ck_count_table *table, const ck_piece_pattern *pattern,
+ck_encode_result ck_encode_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                       const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
+                                       size_t capacity) {
+    return ck_encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity);
+}
+
+ck_count_result ck_count_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
                                      const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
                                      size_t miss_capacity) {
     return ck_count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity);

@@ -13,9 +13,9 @@ import Foundation
 /// ASCII, by the same rules as `Cl100kScanner`, `Llama3Scanner`,
 /// `Qwen2Scanner`, `O200kScanner` and `TekkenScanner`, with classes read
 /// from the same character table
-/// (`PieceCountPattern`); anything else it hands back undecided. Its table
+/// (`PiecePattern`); anything else it hands back undecided. Its table
 /// is keyed by a piece's exact bytes and length and holds the count the memo
-/// gave for those bytes. `PieceCountKernelTests` compare every tier with the
+/// gave for those bytes. `PieceKernelTests` compare every tier with the
 /// scanners and the encoders on random, adversarial and real text.
 ///
 /// ## Tiers
@@ -81,13 +81,26 @@ import Foundation
 /// What remains against gigatoken's kernel is the class dispatch per piece:
 /// each mispredicted branch leaves the next probe's L2 latency exposed. Its
 /// branch-free piece starts (64-byte masks and bit algebra) are the next step.
-enum PieceCountKernel {
-    /// The kernel entry point this process uses, or nil for none.
-    typealias Entry =
+enum PieceKernel {
+    /// A count entry point (`ck_count_pieces` and its tiers).
+    typealias CountEntry =
         @convention(c) (
-            UnsafePointer<ck_count_table>?, UnsafePointer<ck_piece_pattern>?, UnsafePointer<UInt8>?, Int, Int, Int,
+            UnsafePointer<ck_piece_table>?, UnsafePointer<ck_piece_pattern>?, UnsafePointer<UInt8>?, Int, Int, Int,
             UnsafeMutablePointer<Int>?, Int
         ) -> ck_count_result
+
+    /// An encode entry point (`ck_encode_pieces` and its tiers).
+    typealias EncodeEntry =
+        @convention(c) (
+            UnsafePointer<ck_piece_table>?, UnsafePointer<ck_piece_pattern>?, UnsafePointer<UInt8>?, Int, Int, Int,
+            UnsafeMutablePointer<Int64>?, Int
+        ) -> ck_encode_result
+
+    /// One tier's two entry points.
+    struct Entries {
+        let count: CountEntry
+        let encode: EncodeEntry
+    }
 
     /// The tier `CONTEXTKIT_KERNEL` names.
     enum Tier: String, CaseIterable, Sendable {
@@ -107,37 +120,62 @@ enum PieceCountKernel {
         /// or naming a tier this CPU cannot run.
         static var fromEnvironment: Tier {
             guard let value = getenv("CONTEXTKIT_KERNEL"), let tier = Tier(rawValue: String(cString: value)),
-                tier == .off || tier.entry != nil
+                tier == .off || tier.entries != nil
             else { return .vector }
             return tier
         }
 
-        /// The kernel's entry point for this tier, or nil for `off` and for a
-        /// tier this CPU cannot run.
-        var entry: Entry? {
+        /// The kernel's entry points for this tier, or nil for `off` and for
+        /// a tier this CPU cannot run.
+        var entries: Entries? {
             switch self {
-            case .vector: return Tier.avx2.entry ?? Tier.baseline.entry
-            case .avx2: return ck_count_avx2_available() != 0 ? ck_count_pieces_avx2 : nil
-            case .baseline: return ck_count_pieces
-            case .portable: return ck_count_pieces_portable
+            case .vector: return Tier.avx2.entries ?? Tier.baseline.entries
+            case .avx2:
+                return ck_count_avx2_available() != 0 ? Entries(count: ck_count_pieces_avx2, encode: ck_encode_pieces_avx2) : nil
+            case .baseline: return Entries(count: ck_count_pieces, encode: ck_encode_pieces)
+            case .portable: return Entries(count: ck_count_pieces_portable, encode: ck_encode_pieces_portable)
             case .off: return nil
             }
         }
     }
 
-    /// The tier this process counts with, read once.
+    /// The tier this process counts and encodes with, read once.
     static let tier = Tier.fromEnvironment
 
-    /// `tier`'s entry point, found once: `avx2`'s test runs `cpuid`, which
+    /// `tier`'s entry points, found once: `avx2`'s test runs `cpuid`, which
     /// a virtual machine traps. Asked per call, it cost `tokcount -j 1` on
     /// 10,000 files of 1 KB 105 → 131 ms of CPU (`perf stat -r 10`).
-    static let entry = tier.entry
+    static let entries = tier.entries
+}
+
+/// The tokens of one piece the kernel's table lacked, as the memo encodes
+/// them: their count, and the first `CK_PIECE_TABLE_IDS` ids, which the
+/// table keeps when the piece has no more.
+struct PieceTokens: TokenSink {
+    var count = 0
+    var ids: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+
+    @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) {
+        switch count {
+        case 0: ids.0 = id
+        case 1: ids.1 = id
+        case 2: ids.2 = id
+        case 3: ids.3 = id
+        default: break
+        }
+        count &+= 1
+    }
+
+    /// The `k`th id, `k` < `CK_PIECE_TABLE_IDS`.
+    @inline(__always) func id(_ k: Int) -> UInt32 {
+        withUnsafeBytes(of: ids) { $0.load(fromByteOffset: k &* 4, as: UInt32.self) }
+    }
 }
 
 /// A pattern as the kernel reads it: each ASCII byte's class from the
 /// character table the scanners use, and the few ways the patterns differ.
 @usableFromInline
-final class PieceCountPattern: Sendable {
+final class PiecePattern: Sendable {
     // Written once in `init`, read-only after: safe to share.
     nonisolated(unsafe) let pattern: UnsafeMutablePointer<ck_piece_pattern>
 
@@ -174,26 +212,46 @@ final class PieceCountPattern: Sendable {
     deinit { pattern.deallocate() }
 
     /// cl100k_base's (`Cl100kScanner`).
-    static let cl100k = PieceCountPattern(
+    static let cl100k = PiecePattern(
         maxDigits: 3, trailingRunIsOnePiece: true, casedWords: false, contractions: .first, slashesTrailPunctuation: false)
     /// Llama 3's (`Llama3Scanner`): cl100k's, with whitespace that ends the
     /// text cut after its last line break.
-    static let llama3 = PieceCountPattern(
+    static let llama3 = PiecePattern(
         maxDigits: 3, trailingRunIsOnePiece: false, casedWords: false, contractions: .first, slashesTrailPunctuation: false)
     /// Qwen 2's (`Qwen2Scanner`): Llama 3's with one digit a number piece.
-    static let qwen2 = PieceCountPattern(
+    static let qwen2 = PiecePattern(
         maxDigits: 1, trailingRunIsOnePiece: false, casedWords: false, contractions: .first, slashesTrailPunctuation: false)
     /// o200k_base's (`O200kScanner`).
-    static let o200k = PieceCountPattern(
+    static let o200k = PiecePattern(
         maxDigits: 3, trailingRunIsOnePiece: false, casedWords: true, contractions: .afterWords, slashesTrailPunctuation: true)
     /// Mistral tekken's (`TekkenScanner`): o200k's without contractions, one digit a number piece.
-    static let tekken = PieceCountPattern(
+    static let tekken = PiecePattern(
         maxDigits: 1, trailingRunIsOnePiece: false, casedWords: true, contractions: .none, slashesTrailPunctuation: true)
 }
 
 extension PieceCache {
     /// Sets of four keys in the kernel's table; a power of two.
-    static let countSets = 16_384
+    static let kernelSets = 16_384
+
+    /// Encodes the piece `base[start..<end]`, which the kernel's table
+    /// lacked, through this memo, and has `table` keep it when it is short
+    /// enough; `misses` and `evictions` count what the table did.
+    @inline(__always)
+    mutating func learn<Encoder: PieceEncoder>(
+        _ encoder: Encoder, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, readableTo textEnd: Int,
+        into table: inout ck_piece_table, misses: inout Int, evictions: inout Int
+    ) -> PieceTokens {
+        var piece = PieceTokens()
+        encode(encoder, base, start, end, readableTo: textEnd, into: &piece)
+        let n = end &- start
+        if n <= Int(CK_PIECE_TABLE_LONGEST_PIECE) {
+            misses &+= 1
+            evictions &+= withUnsafeBytes(of: piece.ids) {
+                Int(ck_piece_table_keep(&table, base + start, n, UInt8(truncatingIfNeeded: piece.count), $0.baseAddress!.assumingMemoryBound(to: UInt32.self)))
+            }
+        }
+        return piece
+    }
 
     /// Counts the pieces `S` cuts `cursor`'s text into, from `from`, with the
     /// kernel `entry`: what it hands back undecided goes to the scanner, and
@@ -204,15 +262,15 @@ extension PieceCache {
     /// evictions), the next `bypass` bytes go straight to the encoder.
     @inline(__always)
     mutating func count<S: PieceScanner, Encoder: PieceEncoder>(
-        _ scanner: S.Type, kernel entry: PieceCountKernel.Entry, pattern: PieceCountPattern, _ cursor: UTF8Cursor,
+        _ scanner: S.Type, kernel entry: PieceKernel.CountEntry, pattern: PiecePattern, _ cursor: UTF8Cursor,
         from: Int, with encoder: Encoder, into counter: inout TokenCounter
     ) {
         let base = cursor.base, end = cursor.end
-        var table = countTable
+        var table = kernelTable
         var i = from
         var kernelMisses = 0, kernelEvictions = 0
         var stretch = Self.undecidedStretch
-        let misses = countMisses
+        let misses = kernelMissList
         while i < end {
             let missesBefore = kernelMisses, evictionsBefore = kernelEvictions
             let windowEnd = Swift.min(end, i &+ Self.window)
@@ -220,42 +278,104 @@ extension PieceCache {
                 let callStart = i
                 let r = entry(&table, pattern.pattern, base, i, end, windowEnd, misses, Self.countMissCapacity)
                 counter.count &+= r.tokens
-                // The pieces the table lacked, through the memo; their counts kept.
+                // The pieces the table lacked, through the memo; counting is a
+                // sum, so a call's misses are learnt after it.
                 for k in 0..<r.misses {
-                    let start = misses[2 &* k], pieceEnd = misses[2 &* k &+ 1]
-                    var piece = TokenCounter()
-                    encode(encoder, base, start, pieceEnd, readableTo: end, into: &piece)
-                    let n = pieceEnd &- start
-                    if n <= Int(CK_COUNT_TABLE_LONGEST_PIECE) {
-                        kernelMisses &+= 1
-                        kernelEvictions &+= Int(ck_count_table_keep(&table, base + start, n, UInt8(truncatingIfNeeded: piece.count)))
-                    }
-                    counter.count &+= piece.count
+                    counter.count &+= learn(
+                        encoder, base, misses[2 &* k], misses[2 &* k &+ 1], readableTo: end, into: &table, misses: &kernelMisses,
+                        evictions: &kernelEvictions
+                    ).count
                 }
                 i = r.position
                 if r.stop == Int32(CK_COUNT_UNDECIDED) {
-                    // The scanner cuts the pieces a byte from 0x80 decides, and
-                    // a few after, before the kernel is asked again: twice as
-                    // many bytes each time the kernel settled nothing (CJK
-                    // text), back to the least when it did (English with a
-                    // few accents).
-                    stretch = r.position == callStart ? Swift.min(stretch &* 2, Self.longestUndecidedStretch) : Self.undecidedStretch
-                    let until = Swift.min(end, i &+ stretch)
-                    while i < until {
-                        let e = S.pieceEnd(cursor, from: i)
-                        encode(encoder, base, i, e, readableTo: end, into: &counter)
-                        i = e
-                    }
+                    cutUndecided(S.self, cursor, at: &i, after: callStart, stretch: &stretch, with: encoder, into: &counter)
                 }
             }
             if Self.thrashed(misses: kernelMisses &- missesBefore, evictions: kernelEvictions &- evictionsBefore) {
-                let bypassEnd = Swift.min(end, i &+ Self.bypass)
-                while i < bypassEnd {
-                    let e = S.pieceEnd(cursor, from: i)
-                    encoder.encode(base, i, e, into: &counter)
-                    i = e
+                bypass(S.self, cursor, at: &i, with: encoder, into: &counter)
+            }
+        }
+    }
+
+    /// Encodes the pieces `S` cuts `cursor`'s text into, from `from`, with the
+    /// kernel `entry`, which writes their ids straight into `sink`: as
+    /// `count`, but the kernel stops at each piece its table lacks, since
+    /// the ids must stay in order.
+    @inline(__always)
+    mutating func encode<S: PieceScanner, Encoder: PieceEncoder>(
+        _ scanner: S.Type, kernel entry: PieceKernel.EncodeEntry, pattern: PiecePattern, _ cursor: UTF8Cursor,
+        from: Int, with encoder: Encoder, into sink: inout IDCollector
+    ) {
+        let base = cursor.base, end = cursor.end
+        var table = kernelTable
+        var i = from
+        var kernelMisses = 0, kernelEvictions = 0
+        var stretch = Self.undecidedStretch
+        while i < end {
+            let missesBefore = kernelMisses, evictionsBefore = kernelEvictions
+            let windowEnd = Swift.min(end, i &+ Self.window)
+            while i < windowEnd {
+                let callStart = i
+                let room = sink.room(atLeast: Int(CK_PIECE_TABLE_IDS))
+                // `Int` is `Int64` wherever the kernel is used (`Pool.scan`).
+                let r = room.withMemoryRebound(to: Int64.self) {
+                    entry(&table, pattern.pattern, base, i, end, windowEnd, $0.baseAddress, $0.count)
+                }
+                sink.advance(by: r.written)
+                i = r.position
+                switch r.stop {
+                case Int32(CK_ENCODE_MISS):
+                    let pieceEnd = r.miss_end
+                    let piece = learn(encoder, base, i, pieceEnd, readableTo: end, into: &table, misses: &kernelMisses, evictions: &kernelEvictions)
+                    if piece.count <= Int(CK_PIECE_TABLE_IDS) {
+                        for k in 0..<piece.count { sink.token(piece.id(k), start: i, end: pieceEnd) }
+                    } else {
+                        // The memo holds it now.
+                        encode(encoder, base, i, pieceEnd, readableTo: end, into: &sink)
+                    }
+                    i = pieceEnd
+                case Int32(CK_ENCODE_UNDECIDED):
+                    cutUndecided(S.self, cursor, at: &i, after: callStart, stretch: &stretch, with: encoder, into: &sink)
+                default:  // the end, the window's end, or more room needed
+                    break
                 }
             }
+            if Self.thrashed(misses: kernelMisses &- missesBefore, evictions: kernelEvictions &- evictionsBefore) {
+                bypass(S.self, cursor, at: &i, with: encoder, into: &sink)
+            }
+        }
+    }
+
+    /// Has the scanner cut, and this memo encode, the pieces a byte from 0x80
+    /// decides, from `i`, and a few after, before the kernel is asked again:
+    /// twice as many bytes each time the kernel settled nothing since
+    /// `callStart` (CJK text), back to the least when it did (English with a
+    /// few accents).
+    @inline(__always)
+    mutating func cutUndecided<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(
+        _ scanner: S.Type, _ cursor: UTF8Cursor, at i: inout Int, after callStart: Int, stretch: inout Int, with encoder: Encoder,
+        into sink: inout Sink
+    ) {
+        stretch = i == callStart ? Swift.min(stretch &* 2, Self.longestUndecidedStretch) : Self.undecidedStretch
+        let until = Swift.min(cursor.end, i &+ stretch)
+        while i < until {
+            let e = S.pieceEnd(cursor, from: i)
+            encode(encoder, cursor.base, i, e, readableTo: cursor.end, into: &sink)
+            i = e
+        }
+    }
+
+    /// Has the encoder encode the next `bypass` bytes from `i` without the
+    /// memo or the kernel, after a window in which the kernel's table thrashed.
+    @inline(__always)
+    func bypass<S: PieceScanner, Encoder: PieceEncoder, Sink: TokenSink>(
+        _ scanner: S.Type, _ cursor: UTF8Cursor, at i: inout Int, with encoder: Encoder, into sink: inout Sink
+    ) {
+        let bypassEnd = Swift.min(cursor.end, i &+ Self.bypass)
+        while i < bypassEnd {
+            let e = S.pieceEnd(cursor, from: i)
+            encoder.encode(cursor.base, i, e, into: &sink)
+            i = e
         }
     }
 
