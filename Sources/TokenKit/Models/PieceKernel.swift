@@ -281,10 +281,11 @@ extension PieceCache {
                 // The pieces the table lacked, through the memo; counting is a
                 // sum, so a call's misses are learnt after it.
                 for k in 0..<r.misses {
-                    counter.count &+= learn(
-                        encoder, base, misses[2 &* k], misses[2 &* k &+ 1], readableTo: end, into: &table, misses: &kernelMisses,
-                        evictions: &kernelEvictions
-                    ).count
+                    counter.count &+=
+                        learn(
+                            encoder, base, misses[2 &* k], misses[2 &* k &+ 1], readableTo: end, into: &table, misses: &kernelMisses,
+                            evictions: &kernelEvictions
+                        ).count
                 }
                 i = r.position
                 if r.stop == Int32(CK_COUNT_UNDECIDED) {

@@ -66,7 +66,9 @@ import Testing
                 func count(_ text: [UInt8]) -> (tokens: Int, missed: Int) {
                     var misses = [Int](repeating: 0, count: 2 * text.count + 2)
                     let r = text.withUnsafeBufferPointer { t in
-                        misses.withUnsafeMutableBufferPointer { entries.count(&table, PiecePattern.cl100k.pattern, t.baseAddress, 0, t.count, .max, $0.baseAddress, text.count + 1) }
+                        misses.withUnsafeMutableBufferPointer {
+                            entries.count(&table, PiecePattern.cl100k.pattern, t.baseAddress, 0, t.count, .max, $0.baseAddress, text.count + 1)
+                        }
                     }
                     return (r.tokens, r.misses)
                 }
@@ -128,7 +130,9 @@ import Testing
         // Learn every piece, then encode into room for 4 to 7 ids at a time.
         _ = text.withUnsafeBufferPointer { bytes in
             IDCollector.collect(expectedBytes: text.count) {
-                cache.encode(Cl100kScanner.self, kernel: tier.entries!.encode, pattern: .cl100k, UTF8Cursor(base: bytes.baseAddress!, end: bytes.count, table: .shared), from: 0, with: tokenizer.encoder, into: &$0)
+                cache.encode(
+                    Cl100kScanner.self, kernel: tier.entries!.encode, pattern: .cl100k, UTF8Cursor(base: bytes.baseAddress!, end: bytes.count, table: .shared), from: 0,
+                    with: tokenizer.encoder, into: &$0)
             }
         }
         var table = cache.kernelTable
