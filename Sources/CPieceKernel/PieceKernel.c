@@ -236,13 +236,12 @@ CK_INLINE ck_piece_key make_key(const uint8_t *t, size_t i, size_t n, size_t end
     return key;
 }
 
-/// The first slot of the key's set: the product's top bits are its best
-/// mixed. Two shifts, so that a table of one set (`set_bits` 0) shifts by 64
-/// nowhere.
-CK_INLINE size_t set_of(ck_piece_key key, uint32_t set_bits) {
+/// The key's set: the product's top bits are its best mixed. Two shifts, so
+/// that a table of one set (`set_bits` 0) shifts by 64 nowhere.
+CK_INLINE ck_piece_set *set_of(const ck_piece_table *table, ck_piece_key key) {
     uint64_t h = (key.low * 0x9E3779B97F4A7C15ull) ^ key.high;
     h *= 0xBF58476D1CE4E5B9ull;
-    return (size_t)((h >> 1) >> (63 - set_bits)) << 2;
+    return table->sets + (size_t)((h >> 1) >> (63 - table->set_bits));
 }
 
 // ---------------------------------------------------------------------------
@@ -259,8 +258,8 @@ CK_INLINE unsigned hit_ways(const ck_piece_key *ways, ck_piece_key key) {
 }
 
 /// Adds the piece's count to `tokens` if the table holds it.
-CK_INLINE int probe(const ck_piece_key *keys, uint32_t set_bits, ck_piece_key key, size_t *tokens) {
-    const ck_piece_key *ways = keys + set_of(key, set_bits);
+CK_INLINE int probe(const ck_piece_table *table, ck_piece_key key, size_t *tokens) {
+    const ck_piece_key *ways = set_of(table, key)->keys;
     unsigned hit = hit_ways(ways, key);
     if (!hit) return 0;
     *tokens += (size_t)(ways[__builtin_ctz(hit)].high >> 60);
@@ -270,8 +269,6 @@ CK_INLINE int probe(const ck_piece_key *keys, uint32_t set_bits, ck_piece_key ke
 CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
                                        size_t i, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity,
                                        int tier, int cased) {
-    const uint32_t set_bits = table->set_bits;
-    const ck_piece_key *keys = table->keys;
     ck_count_result r = {i, 0, 0, CK_COUNT_END};
     while (i < end) {
         if (i >= pause_at) {
@@ -285,7 +282,7 @@ CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_pie
         }
         size_t n = e - i;
         // A piece longer than the table holds is listed too: the caller's memo has it.
-        if (n > CK_PIECE_TABLE_LONGEST_PIECE || !probe(keys, set_bits, make_key(t, i, n, end), &r.tokens)) {
+        if (n > CK_PIECE_TABLE_LONGEST_PIECE || !probe(table, make_key(t, i, n, end), &r.tokens)) {
             if (r.misses == miss_capacity) {
                 r.stop = CK_COUNT_MISSES_FULL;
                 break;
@@ -324,9 +321,6 @@ CK_INLINE void store_ids(int64_t *out, const uint32_t *ids, int tier) {
 CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
                                          size_t i, size_t end, size_t pause_at, int64_t *out, size_t capacity,
                                          int tier, int cased) {
-    const uint32_t set_bits = table->set_bits;
-    const ck_piece_key *keys = table->keys;
-    const uint32_t *ids = table->ids;
     ck_encode_result r = {i, 0, 0, CK_ENCODE_END};
     size_t written = 0;
     while (i < end) {
@@ -344,18 +338,15 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
             break;
         }
         size_t n = e - i, tokens = CK_PIECE_TABLE_IDS + 1;
-        unsigned hit = 0;
-        size_t slot = 0;
+        const uint32_t *ids = NULL;
         if (n <= CK_PIECE_TABLE_LONGEST_PIECE) {
             ck_piece_key key = make_key(t, i, n, end);
-            size_t set = set_of(key, set_bits);
-            // The set's ids are on a line of their own: fetched now, beside
-            // the keys' line, not after the hit is known.
-            __builtin_prefetch(ids + CK_PIECE_TABLE_IDS * set);
-            hit = hit_ways(keys + set, key);
+            const ck_piece_set *set = set_of(table, key);
+            unsigned hit = hit_ways(set->keys, key);
             // A miss reads way 3, which is in range, and drops what it read.
-            slot = set + (size_t)__builtin_ctz(hit | 8);
-            tokens = hit ? (size_t)(keys[slot].high >> 60) : tokens;
+            unsigned way = (unsigned)__builtin_ctz(hit | 8);
+            tokens = hit ? (size_t)(set->keys[way].high >> 60) : tokens;
+            ids = set->ids[way];
         }
         // Missed, longer than the table holds, or more tokens than it has ids
         // for: the caller encodes it, in its place.
@@ -364,7 +355,7 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
             r.miss_end = e;
             break;
         }
-        store_ids(out + written, ids + CK_PIECE_TABLE_IDS * slot, tier);
+        store_ids(out + written, ids, tier);
         written += tokens;
         i = e;
     }
@@ -380,16 +371,14 @@ int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_
     // A piece listed twice in one call's misses is kept once: a second copy
     // would push out a piece for nothing.
     size_t held = 0;
-    if (probe(table->keys, table->set_bits, key, &held)) return 0;
-    size_t set = set_of(key, table->set_bits);
-    ck_piece_key *keys = table->keys + set;
-    uint32_t *set_ids = table->ids + CK_PIECE_TABLE_IDS * set;
-    int dropped = (keys[3].high >> 56) != 0;
-    memmove(keys + 1, keys, 3 * sizeof *keys);
-    memmove(set_ids + CK_PIECE_TABLE_IDS, set_ids, 3 * CK_PIECE_TABLE_IDS * sizeof *set_ids);
+    if (probe(table, key, &held)) return 0;
+    ck_piece_set *set = set_of(table, key);
+    int dropped = (set->keys[3].high >> 56) != 0;
+    memmove(set->keys + 1, set->keys, 3 * sizeof set->keys[0]);
+    memmove(set->ids + 1, set->ids, 3 * sizeof set->ids[0]);
     key.high |= (uint64_t)tokens << 60;
-    keys[0] = key;
-    for (size_t k = 0; k < CK_PIECE_TABLE_IDS; k++) set_ids[k] = k < tokens && tokens <= CK_PIECE_TABLE_IDS ? ids[k] : 0;
+    set->keys[0] = key;
+    for (size_t k = 0; k < CK_PIECE_TABLE_IDS; k++) set->ids[0][k] = k < tokens && tokens <= CK_PIECE_TABLE_IDS ? ids[k] : 0;
     return dropped;
 }
 

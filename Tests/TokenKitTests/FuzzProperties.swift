@@ -141,13 +141,10 @@ enum TokenKitFuzzProperties {
 
     /// A table of one set that is never written, for `body`: every probe misses.
     static func withEmptyTable<R>(_ body: (inout ck_piece_table) -> R) -> R {
-        var emptySet = [ck_piece_key](repeating: ck_piece_key(low: 0, high: 0), count: 4)
-        var ids = [UInt32](repeating: 0, count: 4 * Int(CK_PIECE_TABLE_IDS))
-        return emptySet.withUnsafeMutableBufferPointer { keys in
-            ids.withUnsafeMutableBufferPointer { ids in
-                var table = ck_piece_table(keys: keys.baseAddress, ids: ids.baseAddress, set_bits: 0)
-                return body(&table)
-            }
+        var emptySet = [ck_piece_set()]
+        return emptySet.withUnsafeMutableBufferPointer { set in
+            var table = ck_piece_table(sets: set.baseAddress, set_bits: 0)
+            return body(&table)
         }
     }
 

@@ -72,16 +72,22 @@ typedef struct {
 /// counted from the table but encoded by the caller.
 #define CK_PIECE_TABLE_IDS 4
 
-/// A memo of pieces, their token counts and ids: sets of four keys, one
-/// 64-byte line each, and beside them each key's ids. The caller owns the
-/// memory.
+/// One set of the table: four keys on one 64-byte line, and their ids on
+/// the next. The ids are apart from the keys so that a count reads one line
+/// a hit, and beside them so that an encode's second line is the one the
+/// CPU fetches with the first (pairs of lines come together into L2).
 typedef struct {
-    /// `4 << set_bits` keys, 64-byte aligned, zeroed before first use.
-    ck_piece_key *keys;
-    /// `CK_PIECE_TABLE_IDS` ids for each key, in the same order: the first
-    /// of those a piece has (its count, at most 4) are its tokens. Apart
-    /// from the keys, so that a count reads one line a hit.
-    uint32_t *ids;
+    ck_piece_key keys[4];
+    /// The first of a key's ids that it has (its count, at most
+    /// `CK_PIECE_TABLE_IDS`) are its tokens.
+    uint32_t ids[4][CK_PIECE_TABLE_IDS];
+} ck_piece_set;
+
+/// A memo of pieces, their token counts and ids, in sets of four. The
+/// caller owns the memory.
+typedef struct {
+    /// `1 << set_bits` sets, 64-byte aligned, zeroed before first use.
+    ck_piece_set *sets;
     /// log2 of the number of sets.
     uint32_t set_bits;
 } ck_piece_table;

@@ -378,10 +378,9 @@ struct PieceCache {
         static let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
         static let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
         static let longBytes = longSets * 4 * MemoryLayout<LongEntry>.stride
-        static let kernelKeyBytes = kernelSets * 4 * MemoryLayout<ck_piece_key>.stride
-        static let kernelIDBytes = kernelSets * 4 * Int(CK_PIECE_TABLE_IDS) * MemoryLayout<UInt32>.stride
+        static let kernelSetBytes = kernelSets * MemoryLayout<ck_piece_set>.stride
         static let kernelMissBytes = 2 * countMissCapacity * MemoryLayout<Int>.stride
-        static let tableBytes = smallBytes + wideBytes + longBytes + kernelKeyBytes + kernelIDBytes + kernelMissBytes
+        static let tableBytes = smallBytes + wideBytes + longBytes + kernelSetBytes + kernelMissBytes
 
         /// nil when the memory cannot be had: the text is then encoded without a memo.
         init?() {
@@ -429,8 +428,7 @@ struct PieceCache {
                 long: (tables + Self.smallBytes + Self.wideBytes).assumingMemoryBound(to: LongEntry.self),
                 arenaBytes: bytes, arenaIDs: ids, arenaLengths: lengths,
                 kernelTable: ck_piece_table(
-                    keys: (tables + Self.smallBytes + Self.wideBytes + Self.longBytes).assumingMemoryBound(to: ck_piece_key.self),
-                    ids: (tables + Self.smallBytes + Self.wideBytes + Self.longBytes + Self.kernelKeyBytes).assumingMemoryBound(to: UInt32.self),
+                    sets: (tables + Self.smallBytes + Self.wideBytes + Self.longBytes).assumingMemoryBound(to: ck_piece_set.self),
                     set_bits: UInt32(kernelSets.trailingZeroBitCount)),
                 kernelMissList: (tables + Self.tableBytes - Self.kernelMissBytes).assumingMemoryBound(to: Int.self))
         }

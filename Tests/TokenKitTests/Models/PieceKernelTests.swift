@@ -56,67 +56,64 @@ import Testing
     func tableKeepsTheNewestFour(_ tier: PieceKernel.Tier) {
         let entries = tier.entries!
         // One set: every piece shares it.
-        var keys = [ck_piece_key](repeating: ck_piece_key(low: 0, high: 0), count: 4)
-        var tableIDs = [UInt32](repeating: 0, count: 4 * Int(CK_PIECE_TABLE_IDS))
-        keys.withUnsafeMutableBufferPointer { keys in
-            tableIDs.withUnsafeMutableBufferPointer { tableIDs in
-                var table = ck_piece_table(keys: keys.baseAddress, ids: tableIDs.baseAddress, set_bits: 0)
-                let words = ["alpha", "beta", "gamma", "delta", "epsilon"].map { Array($0.utf8) }
-                /// The tokens counted and the pieces missed, for `text` on its own.
-                func count(_ text: [UInt8]) -> (tokens: Int, missed: Int) {
-                    var misses = [Int](repeating: 0, count: 2 * text.count + 2)
-                    let r = text.withUnsafeBufferPointer { t in
-                        misses.withUnsafeMutableBufferPointer {
-                            entries.count(&table, PiecePattern.cl100k.pattern, t.baseAddress, 0, t.count, .max, $0.baseAddress, text.count + 1)
-                        }
+        var sets = [ck_piece_set()]
+        sets.withUnsafeMutableBufferPointer { sets in
+            var table = ck_piece_table(sets: sets.baseAddress, set_bits: 0)
+            let words = ["alpha", "beta", "gamma", "delta", "epsilon"].map { Array($0.utf8) }
+            /// The tokens counted and the pieces missed, for `text` on its own.
+            func count(_ text: [UInt8]) -> (tokens: Int, missed: Int) {
+                var misses = [Int](repeating: 0, count: 2 * text.count + 2)
+                let r = text.withUnsafeBufferPointer { t in
+                    misses.withUnsafeMutableBufferPointer {
+                        entries.count(&table, PiecePattern.cl100k.pattern, t.baseAddress, 0, t.count, .max, $0.baseAddress, text.count + 1)
                     }
-                    return (r.tokens, r.misses)
                 }
-                /// The ids the encode entry writes for `text` on its own, or
-                /// nil when it stops at its piece as missed.
-                func encode(_ text: [UInt8]) -> [Int64]? {
-                    var ids = [Int64](repeating: -1, count: 8)
-                    let r = text.withUnsafeBufferPointer { t in
-                        ids.withUnsafeMutableBufferPointer { entries.encode(&table, PiecePattern.cl100k.pattern, t.baseAddress, 0, t.count, .max, $0.baseAddress, $0.count) }
-                    }
-                    if Int(r.stop) == Int(CK_ENCODE_MISS) { return r.written == 0 && r.position == 0 && r.miss_end == text.count ? nil : [] }
-                    return Int(r.stop) == Int(CK_ENCODE_END) && r.position == text.count ? Array(ids.prefix(r.written)) : []
-                }
-                func keep(_ piece: [UInt8], _ tokens: UInt8, _ ids: [UInt32] = []) -> Int32 {
-                    ck_piece_table_keep(&table, piece, piece.count, tokens, ids + Array(repeating: 0, count: Int(CK_PIECE_TABLE_IDS)))
-                }
-                #expect(count(words[0]) == (0, 1))
-                #expect(encode(words[0]) == nil)
-                #expect(keep(words[0], 3, [7, 8, 9]) == 0)
-                #expect(count(words[0]) == (3, 0))
-                #expect(encode(words[0]) == [7, 8, 9])
-                // Kept again: not a second copy (which would push a piece out).
-                #expect(keep(words[0], 3, [1, 2, 3]) == 0)
-                #expect(encode(words[0]) == [7, 8, 9])
-                for (k, word) in words[1...3].enumerated() { #expect(keep(word, UInt8(k + 1), Array(100...UInt32(100 + k))) == 0) }
-                #expect(count(words[3]) == (3, 0))
-                #expect(encode(words[3]) == [100, 101, 102])
-                #expect(encode(words[1]) == [100])
-                // A fifth piece drops the oldest: alpha. Seven tokens: counted,
-                // but more than the table has ids for, so encode misses it.
-                #expect(keep(words[4], 7) == 1)
-                #expect(count(words[0]) == (0, 1))
-                #expect(count(words[4]) == (7, 0))
-                #expect(encode(words[4]) == nil)
-                #expect(count(words[1]) == (1, 0))
-                #expect(encode(words[2]) == [100, 101])
-                // Out of range: no piece of 0 or 16 bytes, no count of 0 or 16.
-                #expect(keep([], 1, [1]) == 0)
-                #expect(keep(Array(repeating: UInt8(ascii: "a"), count: 16), 1, [1]) == 0)
-                #expect(keep(Array("zeta".utf8), 0) == 0)
-                #expect(keep(Array("zeta".utf8), 16) == 0)
-                #expect(count(Array("zeta".utf8)) == (0, 1))
-                #expect(count(words[4]) == (7, 0))
-                // A piece of 16 bytes or more is always handed back.
-                let long = Array(repeating: UInt8(ascii: "b"), count: 40)
-                #expect(count(long) == (0, 1))
-                #expect(encode(long) == nil)
+                return (r.tokens, r.misses)
             }
+            /// The ids the encode entry writes for `text` on its own, or
+            /// nil when it stops at its piece as missed.
+            func encode(_ text: [UInt8]) -> [Int64]? {
+                var ids = [Int64](repeating: -1, count: 8)
+                let r = text.withUnsafeBufferPointer { t in
+                    ids.withUnsafeMutableBufferPointer { entries.encode(&table, PiecePattern.cl100k.pattern, t.baseAddress, 0, t.count, .max, $0.baseAddress, $0.count) }
+                }
+                if Int(r.stop) == Int(CK_ENCODE_MISS) { return r.written == 0 && r.position == 0 && r.miss_end == text.count ? nil : [] }
+                return Int(r.stop) == Int(CK_ENCODE_END) && r.position == text.count ? Array(ids.prefix(r.written)) : []
+            }
+            func keep(_ piece: [UInt8], _ tokens: UInt8, _ ids: [UInt32] = []) -> Int32 {
+                ck_piece_table_keep(&table, piece, piece.count, tokens, ids + Array(repeating: 0, count: Int(CK_PIECE_TABLE_IDS)))
+            }
+            #expect(count(words[0]) == (0, 1))
+            #expect(encode(words[0]) == nil)
+            #expect(keep(words[0], 3, [7, 8, 9]) == 0)
+            #expect(count(words[0]) == (3, 0))
+            #expect(encode(words[0]) == [7, 8, 9])
+            // Kept again: not a second copy (which would push a piece out).
+            #expect(keep(words[0], 3, [1, 2, 3]) == 0)
+            #expect(encode(words[0]) == [7, 8, 9])
+            for (k, word) in words[1...3].enumerated() { #expect(keep(word, UInt8(k + 1), Array(100...UInt32(100 + k))) == 0) }
+            #expect(count(words[3]) == (3, 0))
+            #expect(encode(words[3]) == [100, 101, 102])
+            #expect(encode(words[1]) == [100])
+            // A fifth piece drops the oldest: alpha. Seven tokens: counted,
+            // but more than the table has ids for, so encode misses it.
+            #expect(keep(words[4], 7) == 1)
+            #expect(count(words[0]) == (0, 1))
+            #expect(count(words[4]) == (7, 0))
+            #expect(encode(words[4]) == nil)
+            #expect(count(words[1]) == (1, 0))
+            #expect(encode(words[2]) == [100, 101])
+            // Out of range: no piece of 0 or 16 bytes, no count of 0 or 16.
+            #expect(keep([], 1, [1]) == 0)
+            #expect(keep(Array(repeating: UInt8(ascii: "a"), count: 16), 1, [1]) == 0)
+            #expect(keep(Array("zeta".utf8), 0) == 0)
+            #expect(keep(Array("zeta".utf8), 16) == 0)
+            #expect(count(Array("zeta".utf8)) == (0, 1))
+            #expect(count(words[4]) == (7, 0))
+            // A piece of 16 bytes or more is always handed back.
+            let long = Array(repeating: UInt8(ascii: "b"), count: 40)
+            #expect(count(long) == (0, 1))
+            #expect(encode(long) == nil)
         }
     }
 
