@@ -247,23 +247,35 @@ CK_INLINE ck_piece_set *set_of(const ck_piece_table *table, ck_piece_key key) {
 // ---------------------------------------------------------------------------
 // The loop.
 
-/// The ways of the set at `ways` that hold `key`, one bit each (at most one
-/// is set). Which way holds a piece is a coin toss to the predictor: no
+/// For each way of a set, all ones if it holds `key` (at most one does),
+/// else zero. Which way holds a piece is a coin toss to the predictor: no
 /// branch per way. The shift drops the way's count from the comparison.
-CK_INLINE unsigned hit_ways(const ck_piece_key *ways, ck_piece_key key) {
-    return (unsigned)(((ways[0].low ^ key.low) | (ways[0].high ^ key.high) << 4) == 0)
-           | (unsigned)(((ways[1].low ^ key.low) | (ways[1].high ^ key.high) << 4) == 0) << 1
-           | (unsigned)(((ways[2].low ^ key.low) | (ways[2].high ^ key.high) << 4) == 0) << 2
-           | (unsigned)(((ways[3].low ^ key.low) | (ways[3].high ^ key.high) << 4) == 0) << 3;
+typedef struct {
+    uint64_t way[4];
+} ck_way_masks;
+
+CK_INLINE ck_way_masks match_ways(const ck_piece_key *ways, ck_piece_key key) {
+    ck_way_masks m;
+    for (int w = 0; w < 4; w++) m.way[w] = 0 - (uint64_t)(((ways[w].low ^ key.low) | (ways[w].high ^ key.high) << 4) == 0);
+    return m;
+}
+
+CK_INLINE uint64_t any_way(ck_way_masks m) { return m.way[0] | m.way[1] | m.way[2] | m.way[3]; }
+
+/// The token count of the way that matched, from the keys the comparison
+/// loaded: a mask, not a second load from an address the match decides.
+CK_INLINE size_t matched_count(const ck_piece_key *ways, ck_way_masks m) {
+    uint64_t high = (ways[0].high & m.way[0]) | (ways[1].high & m.way[1]) | (ways[2].high & m.way[2])
+                    | (ways[3].high & m.way[3]);
+    return (size_t)(high >> 60);
 }
 
 /// Adds the piece's count to `tokens` if the table holds it.
 CK_INLINE int probe(const ck_piece_table *table, ck_piece_key key, size_t *tokens) {
     const ck_piece_key *ways = set_of(table, key)->keys;
-    unsigned hit = hit_ways(ways, key);
-    if (!hit) return 0;
-    *tokens += (size_t)(ways[__builtin_ctz(hit)].high >> 60);
-    return 1;
+    ck_way_masks m = match_ways(ways, key);
+    *tokens += matched_count(ways, m);
+    return any_way(m) != 0;
 }
 
 CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
@@ -318,6 +330,25 @@ CK_INLINE void store_ids(int64_t *out, const uint32_t *ids, int tier) {
     for (int k = 0; k < CK_PIECE_TABLE_IDS; k++) out[k] = (int64_t)ids[k];
 }
 
+/// The ids of the way whose mask is all ones, or zeros.
+CK_INLINE void select_ids(uint32_t out[CK_PIECE_TABLE_IDS], const uint32_t ids[4][CK_PIECE_TABLE_IDS], ck_way_masks m,
+                          int tier) {
+    (void)tier;
+#if CK_HAVE_SSE2
+    if (tier == TIER_VECTOR) {
+        __m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[0]), _mm_set1_epi64x((long long)m.way[0]));
+        v = _mm_or_si128(v, _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[1]), _mm_set1_epi64x((long long)m.way[1])));
+        v = _mm_or_si128(v, _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[2]), _mm_set1_epi64x((long long)m.way[2])));
+        v = _mm_or_si128(v, _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[3]), _mm_set1_epi64x((long long)m.way[3])));
+        _mm_storeu_si128((__m128i *)out, v);
+        return;
+    }
+#endif
+    for (int k = 0; k < CK_PIECE_TABLE_IDS; k++) {
+        out[k] = (uint32_t)((ids[0][k] & m.way[0]) | (ids[1][k] & m.way[1]) | (ids[2][k] & m.way[2]) | (ids[3][k] & m.way[3]));
+    }
+}
+
 CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
                                          size_t i, size_t end, size_t pause_at, int64_t *out, size_t capacity,
                                          int tier, int cased) {
@@ -339,14 +370,17 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
         }
         size_t n = e - i, tokens = CK_PIECE_TABLE_IDS + 1;
         const uint32_t *ids = NULL;
+        uint32_t chosen[CK_PIECE_TABLE_IDS];
         if (n <= CK_PIECE_TABLE_LONGEST_PIECE) {
             ck_piece_key key = make_key(t, i, n, end);
             const ck_piece_set *set = set_of(table, key);
-            unsigned hit = hit_ways(set->keys, key);
-            // A miss reads way 3, which is in range, and drops what it read.
-            unsigned way = (unsigned)__builtin_ctz(hit | 8);
-            tokens = hit ? (size_t)(set->keys[way].high >> 60) : tokens;
-            ids = set->ids[way];
+            // The hit's count and ids chosen with masks: the ids' line is
+            // read from the set's address, beside the keys', not from an
+            // address the match decides.
+            ck_way_masks m = match_ways(set->keys, key);
+            tokens = any_way(m) ? matched_count(set->keys, m) : tokens;
+            select_ids(chosen, set->ids, m, tier);
+            ids = chosen;
         }
         // Missed, longer than the table holds, or more tokens than it has ids
         // for: the caller encodes it, in its place.
