@@ -505,6 +505,10 @@ struct IDCollector: TokenSink {
         let room = perTwoBytes > underLimit && expectedBytes / 3 + 16 <= underLimit ? underLimit : perTwoBytes
         var outgrown: (spill: Spill, count: Int)?
         var inPlace = try [Int](unsafeUninitializedCapacity: room) { buffer, initializedCount in
+            // The pages a long text's ids will likely fill (`WritablePages`).
+            if expectedBytes >= mapAheadLeast {
+                WritablePages.map(UnsafeMutableRawPointer(buffer.baseAddress!), Swift.min(buffer.count, expectedBytes / 4) * MemoryLayout<Int>.stride)
+            }
             var sink = IDCollector(buffer)
             try body(&sink)
             if let spill = sink.spill {
@@ -517,6 +521,10 @@ struct IDCollector: TokenSink {
         if let outgrown { inPlace.append(contentsOf: UnsafeBufferPointer(start: outgrown.spill.ids, count: outgrown.count)) }
         return inPlace
     }
+
+    /// The shortest text whose ids' pages are mapped ahead: below it, the
+    /// faults saved are too few to matter.
+    static let mapAheadLeast = 1 << 20
 
     /// Under glibc's largest `mmap` threshold (32 MiB on 64-bit): the
     /// threshold rises to the size of a freed mapped block only if that

@@ -32,8 +32,8 @@ import Foundation
 ///
 /// ## Memory and worst case
 ///
-/// 1 MB + 1 MB of short tables, 2 MB of long entries, the count kernel's
-/// 1 MB (`PieceKernel`), a 4 MB byte arena and a 12 MB token arena
+/// 1 MB + 1 MB of short tables, 2 MB of long entries, the piece kernel's
+/// 2 MB of keys and ids (`PieceKernel`), a 4 MB byte arena and a 12 MB token arena
 /// (2,097,152 tokens) per memo, whatever the text, and at
 /// most one memo per core per tokenizer: when a long piece's bytes or tokens
 /// do not fit, a new generation starts (`generation`) and every long entry
@@ -122,7 +122,7 @@ import Foundation
 /// - A short text makes no memo (`minimumText`): zeroing one costs about as
 ///   much as counting 30 KB of text. It uses a kept one if there is one, and
 ///   short texts make one once together they reach `minimumText` (`Pool`).
-/// - The tables' pages are mapped when the memo is made (`mapWritable`), not
+/// - The tables' pages are mapped when the memo is made (`WritablePages`), not
 ///   as each is first touched: a lazy page was faulted twice, and the second
 ///   fault interrupted the other core. `tokcount -e cl100k_base -j 2` on the
 ///   100 MB corpus, median of 15 alternated runs: 154.3 → 135.0 ms wall,
@@ -318,7 +318,7 @@ struct PieceCache {
     /// The piece kernel's table (`PieceKernel`): one key per piece of 1 to
     /// 15 bytes, its count, and its ids when it has at most four.
     let kernelTable: ck_piece_table
-    /// Where the count kernel lists the pieces its table lacked (start and
+    /// Where the piece kernel lists the pieces its table lacked (start and
     /// end of each, `countMissCapacity` of them).
     let kernelMissList: UnsafeMutablePointer<Int>
     var bytesUsed = 0
@@ -354,7 +354,7 @@ struct PieceCache {
     }
 
     /// `isThrashing`'s test on a window's misses and evictions, in whichever
-    /// table (the count kernel's too).
+    /// table (the piece kernel's too).
     @inline(__always)
     static func thrashed(misses: Int, evictions: Int) -> Bool {
         misses > window / 64 && 2 &* evictions > misses
@@ -364,9 +364,9 @@ struct PieceCache {
 
     /// The tables of one memo, allocated once and zeroed, each set on cache
     /// lines of its own: 1 MB of small entries, 1 MB of wide ones, 2 MB of
-    /// long ones, the count kernel's 1 MB of keys and its list of misses,
+    /// long ones, the piece kernel's 2 MB of keys and ids and its list of misses,
     /// and the arenas (4 MB of bytes, 12 MB of tokens). The tables'
-    /// pages are mapped at once (`mapWritable`); the arenas' as they are
+    /// pages are mapped at once (`WritablePages`); the arenas' as they are
     /// first written, so a memo holds only the long pieces it used.
     final class Storage {
         fileprivate let tables: UnsafeMutableRawPointer
@@ -385,7 +385,7 @@ struct PieceCache {
         /// nil when the memory cannot be had: the text is then encoded without a memo.
         init?() {
             // calloc hands back zeroed memory, mapped as it is touched unless
-            // `mapWritable` maps it now; the 64-byte alignment keeps each set
+            // `WritablePages` maps it now; the 64-byte alignment keeps each set
             // on whole cache lines.
             guard let raw = calloc(1, Self.tableBytes + 64) else { return nil }
             guard let arena = malloc(longByteCapacity + longTokenCapacity * 6) else {
@@ -394,30 +394,10 @@ struct PieceCache {
             }
             allocation = raw
             tables = raw + (64 &- Int(bitPattern: raw) & 63) & 63
-            Self.mapWritable(raw, Self.tableBytes + 64)
+            WritablePages.map(raw, Self.tableBytes + 64)
             ids = arena.bindMemory(to: UInt32.self, capacity: longTokenCapacity)
             lengths = (arena + longTokenCapacity * 4).bindMemory(to: UInt16.self, capacity: longTokenCapacity)
             bytes = (arena + longTokenCapacity * 6).bindMemory(to: UInt8.self, capacity: longByteCapacity)
-        }
-
-        /// Maps the tables' pages now, written, instead of as they are first
-        /// touched. A set is read before it is written, so a page touched
-        /// lazily is mapped twice: to the kernel's shared zero page on the
-        /// read, then to a page of its own on the first write, and that second
-        /// fault flushes the page's old mapping from every core running the
-        /// process. With `tokcount -j 2`, each of the two workers' memos paid
-        /// an inter-processor interrupt for each of its 1,024 table pages:
-        /// `perf` put 3.5% of a 100 MB count in `native_write_msr` under
-        /// `do_wp_page` (`bench/run`'s "2 cores" row). Where the kernel
-        /// cannot (before Linux 5.14, or elsewhere), pages stay lazy.
-        private static func mapWritable(_ start: UnsafeMutableRawPointer, _ count: Int) {
-            #if os(Linux)
-                let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-                let from = (Int(bitPattern: start) + page - 1) / page * page
-                let to = (Int(bitPattern: start) + count) / page * page
-                guard to > from, let first = UnsafeMutableRawPointer(bitPattern: from) else { return }
-                _ = madvise(first, to - from, MADV_POPULATE_WRITE)
-            #endif
         }
 
         /// An empty memo over these tables.

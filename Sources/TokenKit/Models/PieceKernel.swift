@@ -1,22 +1,22 @@
 import CPieceKernel
 import Foundation
 
-/// The C count kernel of the OpenAI-style patterns (cl100k, Llama 3, Qwen 2,
-/// o200k, tekken; `CPieceKernel`): while a text is
-/// ASCII and its pieces are in the kernel's table, the kernel cuts and counts
-/// them in one loop; every piece it cannot settle goes back to the scanner and
-/// the memo (`PieceCache.count`). Counting only: encode keeps the memo.
+/// The C piece kernel of the OpenAI-style patterns (cl100k, Llama 3, Qwen 2,
+/// o200k, tekken; `CPieceKernel`): while a text is ASCII and its pieces are
+/// in the kernel's table, the kernel cuts them and counts them or writes
+/// their ids, in one loop; every piece it cannot settle goes back to the
+/// scanner and the memo (`PieceCache.count`, `PieceCache.encode`).
 ///
-/// ## Why it never changes a count
+/// ## Why it never changes a count or an id
 ///
 /// The kernel cuts a piece only when every byte the pattern looks at is
 /// ASCII, by the same rules as `Cl100kScanner`, `Llama3Scanner`,
 /// `Qwen2Scanner`, `O200kScanner` and `TekkenScanner`, with classes read
 /// from the same character table
 /// (`PiecePattern`); anything else it hands back undecided. Its table
-/// is keyed by a piece's exact bytes and length and holds the count the memo
-/// gave for those bytes. `PieceKernelTests` compare every tier with the
-/// scanners and the encoders on random, adversarial and real text.
+/// is keyed by a piece's exact bytes and length and holds the count and ids
+/// the memo gave for those bytes. `PieceKernelTests` compare every tier with
+/// the scanners and the encoders on random, adversarial and real text.
 ///
 /// ## Tiers
 ///
@@ -77,6 +77,34 @@ import Foundation
 ///   English 25.21 / 21.53 / 19.03 (27.55 / 24.07 / 21.57), code 17.53 /
 ///   14.54 / 13.24 (27.18 / 27.14 / 25.80), CJK 5.09 / 5.10 / 5.11; o200k
 ///   English 27.54 / — / 20.75 (29.84 / — / 23.34), code 18.69 / — / 14.31.
+///
+/// Encode (stop 53), `tokbench cl100k_base encode 6`, measured as above,
+/// warm (first call):
+/// - Ids in the table, written by `ck_encode_pieces` straight into the
+///   `IDCollector`'s room, four a hit whatever the count (no branch on it),
+///   the kernel stopping at each piece the table lacks so that the ids stay
+///   in order: English 26.9 → 25.2 ms with the ids on lines of their own
+///   (a prefetch of the set's ids line bought 26.2 → 25.2 of that); code
+///   18.7 → 18.8. `perf annotate` put 18% of the kernel's samples on the
+///   ids' load, which waited for the match to say which way.
+/// - A set is its keys' line and its ids' line side by side
+///   (`ck_piece_set`): English 25.2 → 24.4; count unchanged (19.41 /
+///   19.44, code 13.83 / 13.94).
+/// - The hit's count and ids chosen with the ways' match masks from what the
+///   comparison loaded, so the ids' line is read from the set's address at
+///   once: English 24.4 → 24.2, code 18.4 → 15.9. Count, through the same
+///   masks: unchanged (19.4, 14.0).
+/// - Tried: a missed piece given a slot per byte and listed, the kernel going
+///   on, and the gaps closed after the call (as counting lists its misses):
+///   English 24.9 → 24.5, code 18.5 → 19.1, base64 1 MiB unchanged (25.6).
+///   A call per miss was not what missing cost. Rejected.
+/// - Tried: a missed piece of up to 15 bytes encoded without the memo (the
+///   table keeping it): code's first call unchanged (27.8 / 28.1 count),
+///   its warm count 14.05 → 15.99: the memo is where the pieces the table
+///   drops are found again. Rejected.
+/// - Still short of count: English encode warm is 24 ms against count's
+///   19.5. The ids are `Int`s, 17 MB for 10 MB of English (gigatoken's
+///   are 4 bytes), and every hit stores 32 bytes.
 ///
 /// What remains against gigatoken's kernel is the class dispatch per piece:
 /// each mispredicted branch leaves the next probe's L2 latency exposed. Its

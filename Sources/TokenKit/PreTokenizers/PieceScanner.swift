@@ -8,7 +8,7 @@
 protocol PieceScanner {
     /// The end (exclusive) of the piece starting at `i`; always `> i` when `i < cursor.end`.
     static func pieceEnd(_ cursor: UTF8Cursor, from i: Int) -> Int
-    /// The count kernel's form of this pattern (`PieceKernel`); nil
+    /// The piece kernel's form of this pattern (`PieceKernel`); nil
     /// for a pattern it does not take (r50k's).
     static var piecePattern: PiecePattern? { get }
 }
