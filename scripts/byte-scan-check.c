@@ -1,6 +1,6 @@
 // CByteScan's vector path against its portable path and a byte-at-a-time
 // reference, on random buffers at every alignment: what
-// scripts/check-byte-scan-arm64 runs under QEMU for the NEON path.
+// scripts/check-kernel-tiers runs here and under QEMU for the NEON path.
 #include "CByteScan.h"
 #include <stdio.h>
 #include <stdlib.h>
