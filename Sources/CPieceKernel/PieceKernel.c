@@ -416,36 +416,26 @@ int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_
     return dropped;
 }
 
-ck_count_result ck_count_pieces(const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
-                                size_t from, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity) {
-    // One loop per letter rule, so that neither tests the rule per piece.
-    return pattern->cased_words
-               ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 1)
-               : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 0);
-}
+// A tier's two entry points. One loop per letter rule, so that neither tests
+// the rule per piece.
+#define CK_ENTRY_POINTS(ATTRIBUTES, SUFFIX, TIER)                                                                    \
+    ATTRIBUTES ck_count_result ck_count_pieces##SUFFIX(const ck_piece_table *table, const ck_piece_pattern *pattern, \
+                                                      const uint8_t *text, size_t from, size_t end, size_t pause_at, \
+                                                      size_t *misses, size_t miss_capacity) {                        \
+        return pattern->cased_words                                                                                  \
+                   ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER, 1)         \
+                   : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER, 0);        \
+    }                                                                                                                \
+    ATTRIBUTES ck_encode_result ck_encode_pieces##SUFFIX(                                                            \
+        const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,  \
+        size_t pause_at, int64_t *ids, size_t capacity) {                                                            \
+        return pattern->cased_words                                                                                  \
+                   ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER, 1)                \
+                   : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER, 0);               \
+    }
 
-ck_count_result ck_count_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
-                                         const uint8_t *text, size_t from, size_t end, size_t pause_at,
-                                         size_t *misses, size_t miss_capacity) {
-    return pattern->cased_words
-               ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 1)
-               : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_PORTABLE, 0);
-}
-
-ck_encode_result ck_encode_pieces(const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text,
-                                  size_t from, size_t end, size_t pause_at, int64_t *ids, size_t capacity) {
-    return pattern->cased_words
-               ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 1)
-               : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 0);
-}
-
-ck_encode_result ck_encode_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
-                                           const uint8_t *text, size_t from, size_t end, size_t pause_at,
-                                           int64_t *ids, size_t capacity) {
-    return pattern->cased_words
-               ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_PORTABLE, 1)
-               : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_PORTABLE, 0);
-}
+CK_ENTRY_POINTS(, , TIER_VECTOR)
+CK_ENTRY_POINTS(, _portable, TIER_PORTABLE)
 
 #if CK_HAVE_SSE2
 int ck_count_avx2_available(void) {
@@ -460,22 +450,9 @@ int ck_count_avx2_available(void) {
     return (b & (1u << 5)) && (b & (1u << 3)) && (b & (1u << 8));
 }
 
-// The same loop compiled for AVX2 and BMI2: variable shifts without `cl`
+// The same loops compiled for AVX2 and BMI2: variable shifts without `cl`
 // (`shlx`), `andn`, `tzcnt`, three-operand vector instructions.
-__attribute__((target("avx2,bmi,bmi2"))) ck_count_result ck_count_pieces_avx2(
-    const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,
-    size_t pause_at, size_t *misses, size_t miss_capacity) {
-    return pattern->cased_words
-               ? count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 1)
-               : count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity, TIER_VECTOR, 0);
-}
-__attribute__((target("avx2,bmi,bmi2"))) ck_encode_result ck_encode_pieces_avx2(
-    const ck_piece_table *table, const ck_piece_pattern *pattern, const uint8_t *text, size_t from, size_t end,
-    size_t pause_at, int64_t *ids, size_t capacity) {
-    return pattern->cased_words
-               ? encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 1)
-               : encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity, TIER_VECTOR, 0);
-}
+CK_ENTRY_POINTS(__attribute__((target("avx2,bmi,bmi2"))), _avx2, TIER_VECTOR)
 #else
 int ck_count_avx2_available(void) { return 0; }
 
