@@ -506,8 +506,8 @@ struct PieceCache {
             }
             guard var lease = take(textBytes: cursor.end &- from) else { return encodeDirectly(to: cursor.end) }
             // The piece kernel takes the two sinks that want every token and
-            // nothing but a total or the ids (and `Int` as wide as its ids).
-            if let pattern = S.piecePattern, let kernel = PieceKernel.entries, MemoryLayout<Int>.size == 8 {
+            // nothing but a total or the ids.
+            if let pattern = S.piecePattern, let kernel = PieceKernel.entries {
                 if Sink.self == TokenCounter.self {
                     withUnsafeMutablePointer(to: &sink) {
                         $0.withMemoryRebound(to: TokenCounter.self, capacity: 1) {
@@ -516,7 +516,8 @@ struct PieceCache {
                     }
                     return giveBack(lease)
                 }
-                if Sink.self == IDCollector.self {
+                // The kernel writes 64-bit ids: `Int`'s width wherever it is used.
+                if Sink.self == IDCollector.self, MemoryLayout<Int>.size == MemoryLayout<Int64>.size {
                     withUnsafeMutablePointer(to: &sink) {
                         $0.withMemoryRebound(to: IDCollector.self, capacity: 1) {
                             lease.cache.encode(S.self, kernel: kernel.encode, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)

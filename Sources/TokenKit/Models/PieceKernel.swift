@@ -44,7 +44,7 @@ import Foundation
 ///   → 15.42 (16.20); CJK warm 5.15 → 5.18.
 ///
 /// `perf annotate` on the English pass puts a third of the kernel's samples
-/// on the two loads a hit makes: the set's line (an L2 hit: the table is
+/// on the two loads a hit makes: the set's line (an L2 hit: the keys are
 /// 1 MB, this core's L1 48 KB) and the way's count. So:
 /// - The count lives in the key's top nibble, not in an array beside the
 ///   keys: one line a hit instead of two. English 21.1 → 21.0 ms, within
