@@ -424,6 +424,15 @@ public enum SpecialTokenPolicy: Equatable, Sendable {
 struct TokenCounter: TokenSink {
     var count = 0
     @inline(__always) mutating func token(_ id: UInt32, start: Int, end: Int) { count &+= 1 }
+
+    /// Counting is the kernel's sum (`PieceCache.count(_:kernel:...)`).
+    @inline(__always) mutating func takePieceKernel<S: PieceScanner, Encoder: PieceEncoder>(
+        _ kernel: PieceKernel.Entries, pattern: PiecePattern, _ scanner: S.Type, _ cursor: UTF8Cursor, from: Int,
+        with encoder: Encoder, cache: inout PieceCache
+    ) -> Bool {
+        cache.count(S.self, kernel: kernel.count, pattern: pattern, cursor, from: from, with: encoder, into: &self)
+        return true
+    }
 }
 
 /// Every sink but the two hot ones (`TokenCounter`, `IDCollector`): it hands
@@ -549,6 +558,17 @@ struct IDCollector: TokenSink {
 
     /// Counts in `n` ids written to `room(atLeast:)`.
     @inline(__always) mutating func advance(by n: Int) { count &+= n }
+
+    /// The kernel writes the ids into the room (`PieceCache.encode(_:kernel:...)`)
+    /// as 64-bit numbers: taken where `Int` is that wide.
+    @inline(__always) mutating func takePieceKernel<S: PieceScanner, Encoder: PieceEncoder>(
+        _ kernel: PieceKernel.Entries, pattern: PiecePattern, _ scanner: S.Type, _ cursor: UTF8Cursor, from: Int,
+        with encoder: Encoder, cache: inout PieceCache
+    ) -> Bool {
+        guard MemoryLayout<Int>.size == MemoryLayout<Int64>.size else { return false }
+        cache.encode(S.self, kernel: kernel.encode, pattern: pattern, cursor, from: from, with: encoder, into: &self)
+        return true
+    }
 
     @inline(never) private mutating func grow() {
         // The first spill starts empty, as large as the room; a spill that

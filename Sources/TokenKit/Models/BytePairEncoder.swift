@@ -8,11 +8,26 @@ protocol TokenSink {
     /// Whether the sink needs no more tokens: tiktoken's model then stops
     /// before its next piece (`Tokenizer.count(utf8:limit:allowedSpecial:)`).
     var isFull: Bool { get }
+    /// Has the piece kernel (`PieceKernel`) cut and encode `S`'s pieces of
+    /// `cursor`'s text from `from` into this sink, with `cache` for what it
+    /// misses, and returns true; or returns false, having done nothing, for a
+    /// sink the kernel does not serve. The kernel gives a total or the ids in
+    /// order, nothing else: `TokenCounter` and `IDCollector` take it.
+    mutating func takePieceKernel<S: PieceScanner, Encoder: PieceEncoder>(
+        _ kernel: PieceKernel.Entries, pattern: PiecePattern, _ scanner: S.Type, _ cursor: UTF8Cursor, from: Int,
+        with encoder: Encoder, cache: inout PieceCache
+    ) -> Bool
 }
 
 extension TokenSink {
     /// Sinks that see every token; a constant, so the check costs nothing.
     @inline(__always) var isFull: Bool { false }
+
+    /// Sinks that need each token's offsets, or a stop: not the kernel's.
+    @inline(__always) mutating func takePieceKernel<S: PieceScanner, Encoder: PieceEncoder>(
+        _ kernel: PieceKernel.Entries, pattern: PiecePattern, _ scanner: S.Type, _ cursor: UTF8Cursor, from: Int,
+        with encoder: Encoder, cache: inout PieceCache
+    ) -> Bool { false }
 }
 
 /// tiktoken's byte-pair merge: a piece's bytes are merged pairwise, always the
@@ -45,7 +60,7 @@ struct BytePairEncoder: Sendable {
     }
 
     /// Encodes `base[start..<end]` (one pre-tokenized piece) into `sink`.
-    @inline(__always)
+    @inline(__always) @usableFromInline
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) {
         let n = end &- start
         // A long piece is rarely a token, and the backtracking encoder finds it

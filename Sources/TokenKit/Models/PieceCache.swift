@@ -238,6 +238,7 @@ import Foundation
 ///   call is 10 ms over its warm one, but in pieces of several tokens that
 ///   are not tokens themselves (`missed` is 23% of its samples), which no
 ///   vocabulary seeds.
+@usableFromInline
 struct PieceCache {
     /// Texts shorter than this are encoded without the memo, until such
     /// texts add up to this many bytes.
@@ -505,26 +506,10 @@ struct PieceCache {
                 }
             }
             guard var lease = take(textBytes: cursor.end &- from) else { return encodeDirectly(to: cursor.end) }
-            // The piece kernel takes the two sinks that want every token and
-            // nothing but a total or the ids.
-            if let pattern = S.piecePattern, let kernel = PieceKernel.entries {
-                if Sink.self == TokenCounter.self {
-                    withUnsafeMutablePointer(to: &sink) {
-                        $0.withMemoryRebound(to: TokenCounter.self, capacity: 1) {
-                            lease.cache.count(S.self, kernel: kernel.count, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)
-                        }
-                    }
-                    return giveBack(lease)
-                }
-                // The kernel writes 64-bit ids: `Int`'s width wherever it is used.
-                if Sink.self == IDCollector.self, MemoryLayout<Int>.size == MemoryLayout<Int64>.size {
-                    withUnsafeMutablePointer(to: &sink) {
-                        $0.withMemoryRebound(to: IDCollector.self, capacity: 1) {
-                            lease.cache.encode(S.self, kernel: kernel.encode, pattern: pattern, cursor, from: from, with: encoder, into: &$0.pointee)
-                        }
-                    }
-                    return giveBack(lease)
-                }
+            if let pattern = S.piecePattern, let kernel = PieceKernel.entries,
+                sink.takePieceKernel(kernel, pattern: pattern, S.self, cursor, from: from, with: encoder, cache: &lease.cache)
+            {
+                return giveBack(lease)
             }
             while i < cursor.end && !sink.isFull {
                 let missesBefore = lease.cache.misses, evictionsBefore = lease.cache.evictions

@@ -109,6 +109,7 @@ import Foundation
 /// What remains against gigatoken's kernel is the class dispatch per piece:
 /// each mispredicted branch leaves the next probe's L2 latency exposed. Its
 /// branch-free piece starts (64-byte masks and bit algebra) are the next step.
+@usableFromInline
 enum PieceKernel {
     /// A count entry point (`ck_count_pieces` and its tiers).
     typealias CountEntry =
@@ -125,7 +126,8 @@ enum PieceKernel {
         ) -> ck_encode_result
 
     /// One tier's two entry points.
-    struct Entries {
+    @usableFromInline
+    struct Entries: Sendable {
         let count: CountEntry
         let encode: EncodeEntry
     }
@@ -346,7 +348,7 @@ extension PieceCache {
             while i < windowEnd {
                 let callStart = i
                 let room = sink.room(atLeast: Int(CK_PIECE_TABLE_IDS))
-                // `Int` is `Int64` wherever the kernel is used (`Pool.scan`).
+                // `Int` is `Int64` wherever the kernel encodes (`IDCollector.takePieceKernel`).
                 let r = room.withMemoryRebound(to: Int64.self) {
                     entry(&table, pattern.pattern, base, i, end, windowEnd, $0.baseAddress, $0.count)
                 }

@@ -224,6 +224,7 @@ final class OpenModelPipeline: Sendable {
 
 /// A model's encoder of one pre-tokenized piece: tiktoken's byte-pair merge,
 /// merge-list BPE, SentencePiece BPE, WordPiece and Unigram.
+@usableFromInline
 protocol PieceEncoder {
     func encode<Sink: TokenSink>(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink)
     /// The id of a piece of one or two bytes at `p` when the encoder encodes it
@@ -233,13 +234,13 @@ protocol PieceEncoder {
 }
 
 extension PieceEncoder {
-    @inline(__always)
+    @inline(__always) @usableFromInline
     func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 { .max }
 }
 
 extension BytePairEncoder: PieceEncoder {
     /// tiktoken encodes a piece that is a token as that token.
-    @inline(__always)
+    @inline(__always) @usableFromInline
     func shortPieceID(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt32 { vocabulary.shortID(of: p, count: n) }
 }
 extension MergeListEncoder: PieceEncoder {}
