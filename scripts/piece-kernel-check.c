@@ -41,8 +41,10 @@ static void init_pattern(ck_piece_pattern *p, int variant) {
 /// letters in both cases, contractions, digits, whitespace of each kind,
 /// punctuation, any ASCII byte and, now and then, a byte from 0x80.
 static void random_text(uint8_t *t, size_t n, int high_per_mille) {
-    static const char *parts[] = {"the", " cat", "'s", "'LL", "'ve", " 12345", "7", "  ", "\t", "\n", "\r\n", " \n ", ".", ",",
-                                  " --", "/", "//\n", "'", "Hello", "WORLD", "camelCase", "x", " ", "    ", "!?"};
+    static const char *parts[] = {"the", " cat", "'s", "'LL", "'ve", "'ll", " 's", " 12345", "1234567890", "7", "  ", "\t",
+                                  "\f", "\v", "\n", "\r", "\r\n", " \n ", "\n \n", "  \n\t \n   ", ".", ",", ".\n", "... ",
+                                  " --", "/", "//\n", "\n/", ".\n/\n", "'", "Hello", "WORLD", "camelCase", "aB", "x", " ",
+                                  "    ", "!?"};
     size_t i = 0;
     while (i < n) {
         if (rand() % 1000 < high_per_mille) {

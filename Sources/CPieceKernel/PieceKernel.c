@@ -28,8 +28,23 @@
 
 #define CK_INLINE static inline __attribute__((always_inline))
 
+/// The class `classify_window` gives an ASCII byte.
+static uint8_t window_class(int b) {
+    if ((b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z')) return CK_CLASS_LETTER;
+    if (b >= '0' && b <= '9') return CK_CLASS_DIGIT;
+    if (b == '\n' || b == '\r') return CK_CLASS_NEWLINE;
+    if (b == ' ') return CK_CLASS_SPACE;
+    if (b == '\t' || b == '\v' || b == '\f') return CK_CLASS_BLANK;
+    if (b == '\'') return CK_CLASS_APOSTROPHE;
+    return CK_CLASS_OTHER;
+}
+
 void ck_piece_pattern_init(ck_piece_pattern *pattern, const uint8_t ascii_classes[128]) {
-    for (int b = 0; b < 256; b++) pattern->classes[b] = b < 128 ? ascii_classes[b] : CK_CLASS_HIGH;
+    pattern->windows = 1;
+    for (int b = 0; b < 256; b++) {
+        pattern->classes[b] = b < 128 ? ascii_classes[b] : CK_CLASS_HIGH;
+        if (b < 128 && ascii_classes[b] != window_class(b)) pattern->windows = 0;
+    }
 }
 
 CK_INLINE uint64_t load_le64(const uint8_t *p) {
@@ -207,6 +222,202 @@ CK_INLINE size_t piece_end(const ck_piece_pattern *p, const uint8_t *t, size_t i
 }
 
 // ---------------------------------------------------------------------------
+// Windows: every piece start of 64 bytes from their masks, with no branch
+// per piece (issue 41, item 2; PEER-KERNEL.md's "piece starts by bit
+// algebra"). Bit k of a mask is byte k of the window. The window starts at
+// a piece start, and what the pattern cuts from there is what it cuts from
+// a text that begins there (no pattern looks behind), so bit 0 needs no
+// state from the bytes before it.
+
+/// A window's bytes as masks.
+typedef struct {
+    uint64_t letter, upper, digit, space, whitespace, newline, apostrophe, slash, high;
+} window_masks;
+
+/// The bytes a window reads: its 64 and a key's 16 from its last byte.
+#define WINDOW_READS 80
+
+#if CK_HAVE_SSE2
+/// Bytes of `v` from `first` to `first + count - 1`, unsigned, as all ones.
+CK_INLINE __m128i bytes_in_range(__m128i v, uint8_t first, uint8_t count) {
+    __m128i y = _mm_sub_epi8(v, _mm_set1_epi8((char)first));
+    return _mm_cmpeq_epi8(_mm_min_epu8(y, _mm_set1_epi8((char)(count - 1))), y);
+}
+
+CK_INLINE uint64_t bits_of(__m128i lanes, int chunk) { return (uint64_t)(uint16_t)_mm_movemask_epi8(lanes) << (16 * chunk); }
+
+CK_INLINE window_masks classify_window(const uint8_t *t, int cased, int slashes) {
+    window_masks m = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(t + 16 * k));
+        __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+        m.letter |= bits_of(bytes_in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 26), k);
+        if (cased) m.upper |= bits_of(bytes_in_range(v, 'A', 26), k);
+        m.digit |= bits_of(bytes_in_range(v, '0', 10), k);
+        m.space |= bits_of(space, k);
+        m.whitespace |= bits_of(_mm_or_si128(bytes_in_range(v, '\t', 5), space), k);
+        m.newline |= bits_of(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))), k);
+        m.apostrophe |= bits_of(_mm_cmpeq_epi8(v, _mm_set1_epi8('\'')), k);
+        if (slashes) m.slash |= bits_of(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), k);
+        m.high |= bits_of(v, k);
+    }
+    return m;
+}
+#define CK_HAVE_WINDOWS 1
+#elif CK_HAVE_NEON
+/// One bit a byte of four vectors of all-ones or zero bytes: each byte keeps
+/// its bit of a byte's weight, and three pairwise adds gather them.
+CK_INLINE uint64_t bits_of(uint8x16_t a, uint8x16_t b, uint8x16_t c, uint8x16_t d) {
+    const uint8x16_t weights = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t ab = vpaddq_u8(vandq_u8(a, weights), vandq_u8(b, weights));
+    uint8x16_t cd = vpaddq_u8(vandq_u8(c, weights), vandq_u8(d, weights));
+    uint8x16_t abcd = vpaddq_u8(ab, cd);
+    return vgetq_lane_u64(vreinterpretq_u64_u8(vpaddq_u8(abcd, abcd)), 0);
+}
+
+CK_INLINE uint8x16_t bytes_in_range(uint8x16_t v, uint8_t first, uint8_t count) {
+    return vcltq_u8(vsubq_u8(v, vdupq_n_u8(first)), vdupq_n_u8(count));
+}
+
+#define CK_MASK_OF(EXPR)                                                                                            \
+    bits_of((EXPR)(v[0]), (EXPR)(v[1]), (EXPR)(v[2]), (EXPR)(v[3]))
+
+CK_INLINE uint8x16_t letter_lanes(uint8x16_t x) { return bytes_in_range(vorrq_u8(x, vdupq_n_u8(0x20)), 'a', 26); }
+CK_INLINE uint8x16_t upper_lanes(uint8x16_t x) { return bytes_in_range(x, 'A', 26); }
+CK_INLINE uint8x16_t digit_lanes(uint8x16_t x) { return bytes_in_range(x, '0', 10); }
+CK_INLINE uint8x16_t space_lanes(uint8x16_t x) { return vceqq_u8(x, vdupq_n_u8(' ')); }
+CK_INLINE uint8x16_t whitespace_lanes(uint8x16_t x) { return vorrq_u8(bytes_in_range(x, '\t', 5), space_lanes(x)); }
+CK_INLINE uint8x16_t newline_lanes(uint8x16_t x) {
+    return vorrq_u8(vceqq_u8(x, vdupq_n_u8('\n')), vceqq_u8(x, vdupq_n_u8('\r')));
+}
+CK_INLINE uint8x16_t apostrophe_lanes(uint8x16_t x) { return vceqq_u8(x, vdupq_n_u8('\'')); }
+CK_INLINE uint8x16_t slash_lanes(uint8x16_t x) { return vceqq_u8(x, vdupq_n_u8('/')); }
+CK_INLINE uint8x16_t high_lanes(uint8x16_t x) { return vcgeq_u8(x, vdupq_n_u8(0x80)); }
+
+CK_INLINE window_masks classify_window(const uint8_t *t, int cased, int slashes) {
+    uint8x16_t v[4] = {vld1q_u8(t), vld1q_u8(t + 16), vld1q_u8(t + 32), vld1q_u8(t + 48)};
+    window_masks m;
+    m.letter = CK_MASK_OF(letter_lanes);
+    m.upper = cased ? CK_MASK_OF(upper_lanes) : 0;
+    m.digit = CK_MASK_OF(digit_lanes);
+    m.space = CK_MASK_OF(space_lanes);
+    m.whitespace = CK_MASK_OF(whitespace_lanes);
+    m.newline = CK_MASK_OF(newline_lanes);
+    m.apostrophe = CK_MASK_OF(apostrophe_lanes);
+    m.slash = slashes ? CK_MASK_OF(slash_lanes) : 0;
+    m.high = CK_MASK_OF(high_lanes);
+    return m;
+}
+#define CK_HAVE_WINDOWS 1
+#endif
+
+#if CK_HAVE_WINDOWS
+/// The contractions a window's candidate apostrophes start (`'s`, `'t`,
+/// `'d`, `'m`, `'ll`, `'ve`, `'re`, either case): their apostrophes, the
+/// bytes after those inside them, and the byte after each. Apostrophes are
+/// few, so one at a time.
+typedef struct {
+    uint64_t at, inside, after;
+} window_contractions;
+
+CK_INLINE window_contractions find_contractions(const uint8_t *t, uint64_t candidates, int after_words) {
+    window_contractions c = {0, 0, 0};
+    for (; candidates; candidates &= candidates - 1) {
+        unsigned k = (unsigned)__builtin_ctzll(candidates);
+        // o200k's contraction ends a word: the letters of one before it are no word.
+        if (after_words && ((c.inside >> (k - 1)) & 1)) continue;
+        uint8_t l = t[k + 1] | 0x20, l3 = t[k + 2] | 0x20;
+        unsigned n = l == 's' || l == 't' || l == 'd' || l == 'm'                                ? 2
+                     : (l == 'l' && l3 == 'l') || (l == 'v' && l3 == 'e') || (l == 'r' && l3 == 'e') ? 3
+                                                                                                       : 0;
+        if (!n) continue;
+        c.at |= 1ull << k;
+        c.inside |= ((1ull << (n - 1)) - 1) << (k + 1);
+        if (k + n < 64) c.after |= 1ull << (k + n);
+    }
+    return c;
+}
+
+/// The piece starts of the 64 bytes from `t` (a piece start) that no byte
+/// past them decides, as bits: bit 0 and every start before the window's
+/// last run (its last bytes of one kind: letters, digits, whitespace or
+/// punctuation), whose end and inner starts the next bytes may change. A
+/// byte from 0x80, and the two shapes the masks below do not settle, end
+/// the window where they are. `t` has `WINDOW_READS` bytes.
+///
+/// How each rule of the patterns becomes masks (P is punctuation,
+/// `[^\s\p{L}\p{N}]`, apostrophes included):
+/// - `[\r\n]*` after punctuation: the newlines from a P run's end are its
+///   piece's (`absorbed`, by a carry through the newlines from there).
+///   o200k's `[\r\n/]*` takes a slash after them too: a window ends there.
+/// - A P run starts a piece, unless a space before it does (` ?`) or it is
+///   absorbed.
+/// - Whitespace: a run starts a piece (its absorbed newlines aside); so
+///   does its last byte when that is not a newline (`\s+(?!\S)` leaves it,
+///   `[^\r\n\p{L}\p{N}]?\p{L}+` or ` ?P` takes it, or `\s` is it); and so
+///   does the byte after its last newline when more follows
+///   (`\s*[\r\n]`). Which newline is the last is found by a carry from
+///   each byte after a newline through the spaces: it must come out on a
+///   byte that is not a newline, or the window ends there.
+/// - Letters: a run starts a piece unless the byte before it does and may
+///   lead a word (space, tab, a lone P): then that byte's piece is the
+///   word's. o200k's cased words also start at a capital after a small
+///   letter.
+/// - Contractions: cl100k's start at an apostrophe that starts a piece;
+///   o200k's end a word. Either way the bytes inside start nothing and the
+///   letter after starts a piece.
+/// - Digits: a run starts a piece, and `\p{N}{1,3}` again every three.
+CK_INLINE uint64_t window_starts(const ck_piece_pattern *p, const uint8_t *t, int cased) {
+    window_masks m = classify_window(t, cased, p->slashes_trail_punctuation);
+    const uint64_t L = m.letter, D = m.digit, W = m.whitespace, N = m.newline, S = m.space, A = m.apostrophe;
+    const uint64_t P = ~(L | D | W | m.high), R = W & ~N;
+    // Bytes from `known` on decide nothing.
+    unsigned known = m.high ? (unsigned)__builtin_ctzll(m.high) : 64;
+
+    uint64_t absorbed = ((N + (N & (P << 1))) ^ N) & N;
+    uint64_t trailing_slash = (absorbed << 1) & m.slash;
+    if (trailing_slash && (unsigned)__builtin_ctzll(trailing_slash) < known) known = (unsigned)__builtin_ctzll(trailing_slash);
+    uint64_t p_starts = P & ~(P << 1) & ~(S << 1) & ~absorbed;
+
+    uint64_t letter_runs = L & ~(L << 1);
+    window_contractions c = {0, 0, 0};
+    if (p->contractions == CK_CONTRACTIONS_FIRST) {
+        c = find_contractions(t, A & p_starts & (L >> 1), 0);
+    } else if (p->contractions == CK_CONTRACTIONS_AFTER_WORDS) {
+        c = find_contractions(t, A & (L << 1) & (L >> 1), 1);
+        p_starts &= ~c.at;
+    }
+    uint64_t leads = (R | p_starts) & (letter_runs >> 1) & ~c.at;
+    uint64_t letter_starts = letter_runs & ~(leads << 1);
+    if (cased) letter_starts |= m.upper & ((L & ~m.upper) << 1);
+
+    uint64_t kept = W & ~absorbed;
+    uint64_t after_newline = R & ((N & kept) << 1);
+    uint64_t newline_after_spaces = (R + after_newline) & ~R & N;
+    if (newline_after_spaces && (unsigned)__builtin_ctzll(newline_after_spaces) < known)
+        known = (unsigned)__builtin_ctzll(newline_after_spaces);
+    uint64_t space_starts = (kept & ~(kept << 1)) | (R & ~(W >> 1)) | after_newline;
+
+    uint64_t digit_starts = D;
+    if (p->max_digits > 1) {
+        digit_starts = D & ~(D << 1);
+        for (uint64_t hop = digit_starts; (hop = (hop << 3) & D & (D << 1) & (D << 2));) digit_starts |= hop;
+    }
+
+    uint64_t starts = (1 | p_starts | letter_starts | space_starts | digit_starts | (c.after & L)) & ~c.inside;
+
+    // The window's last run: the run of byte `known - 1`'s kind.
+    if (known < 2) return 1;
+    unsigned last = known - 1;
+    uint64_t kind = (L & (0 - ((L >> last) & 1))) | (D & (0 - ((D >> last) & 1))) | (W & (0 - ((W >> last) & 1)))
+                    | (P & (0 - ((P >> last) & 1)));
+    uint64_t before = ~kind & ((1ull << last) - 1);
+    unsigned run = before ? 64 - (unsigned)__builtin_clzll(before) : 0;
+    return (starts & ((1ull << run) - 1)) | 1;
+}
+#endif
+
+// ---------------------------------------------------------------------------
 // The table.
 
 /// Masks of a piece's first `n` bytes in a key's two words.
@@ -247,6 +458,21 @@ CK_INLINE ck_piece_set *set_of(const ck_piece_table *table, ck_piece_key key) {
 // ---------------------------------------------------------------------------
 // The loop.
 
+/// Whether a tier cuts `p`'s pieces by windows: the vector tiers, where the
+/// classes are the ones `classify_window` tests for (so that the masks and
+/// the scanners' table cannot disagree) and digits come one or three at a
+/// time. The portable tier cuts piece by piece: it is what the windows are
+/// held to (scripts/piece-kernel-check.c).
+CK_INLINE int uses_windows(const ck_piece_pattern *p, int tier) {
+#if CK_HAVE_WINDOWS
+    return tier == TIER_VECTOR && p->windows && (p->max_digits == 1 || p->max_digits == 3);
+#else
+    (void)p;
+    (void)tier;
+    return 0;
+#endif
+}
+
 /// For each way of a set, all ones if it holds `key` (at most one does),
 /// else zero. Which way holds a piece is a coin toss to the predictor: no
 /// branch per way. The shift drops the way's count from the comparison.
@@ -282,11 +508,38 @@ CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_pie
                                        size_t i, size_t end, size_t pause_at, size_t *misses, size_t miss_capacity,
                                        int tier, int cased) {
     ck_count_result r = {i, 0, 0, CK_COUNT_END};
+    const int windows = uses_windows(p, tier);
     while (i < end) {
         if (i >= pause_at) {
             r.stop = CK_COUNT_PAUSED;
             break;
         }
+#if CK_HAVE_WINDOWS
+        if (windows && end - i >= WINDOW_READS) {
+            uint64_t starts = window_starts(p, t + i, cased) & ~1ull;
+            if (starts) {
+                const uint8_t *w = t + i;
+                size_t s = 0;
+                do {
+                    size_t e = (size_t)__builtin_ctzll(starts), n = e - s;
+                    starts &= starts - 1;
+                    if (n > CK_PIECE_TABLE_LONGEST_PIECE || !probe(table, make_key(w, s, n, WINDOW_READS), &r.tokens)) {
+                        if (r.misses == miss_capacity) {
+                            r.stop = CK_COUNT_MISSES_FULL;
+                            break;
+                        }
+                        misses[2 * r.misses] = i + s;
+                        misses[2 * r.misses + 1] = i + e;
+                        r.misses++;
+                    }
+                    s = e;
+                } while (starts && i + s < pause_at);
+                i += s;
+                if (r.stop != CK_COUNT_END) break;
+                continue;
+            }
+        }
+#endif
         size_t e = piece_end(p, t, i, end, tier, cased);
         if (e == UNDECIDED) {
             r.stop = CK_COUNT_UNDECIDED;
@@ -354,6 +607,7 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
                                          int tier, int cased) {
     ck_encode_result r = {i, 0, 0, CK_ENCODE_END};
     size_t written = 0;
+    const int windows = uses_windows(p, tier);
     while (i < end) {
         if (i >= pause_at) {
             r.stop = CK_ENCODE_PAUSED;
@@ -363,6 +617,38 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
             r.stop = CK_ENCODE_FULL;
             break;
         }
+#if CK_HAVE_WINDOWS
+        if (windows && end - i >= WINDOW_READS) {
+            uint64_t starts = window_starts(p, t + i, cased) & ~1ull;
+            if (starts) {
+                const uint8_t *w = t + i;
+                size_t s = 0;
+                do {
+                    size_t e = (size_t)__builtin_ctzll(starts), n = e - s, tokens = CK_PIECE_TABLE_IDS + 1;
+                    starts &= starts - 1;
+                    uint32_t chosen[CK_PIECE_TABLE_IDS];
+                    if (n <= CK_PIECE_TABLE_LONGEST_PIECE) {
+                        ck_piece_key key = make_key(w, s, n, WINDOW_READS);
+                        const ck_piece_set *set = set_of(table, key);
+                        ck_way_masks m = match_ways(set->keys, key);
+                        tokens = any_way(m) ? matched_count(set->keys, m) : tokens;
+                        select_ids(chosen, set->ids, m, tier);
+                    }
+                    if (tokens > CK_PIECE_TABLE_IDS) {
+                        r.stop = CK_ENCODE_MISS;
+                        r.miss_end = i + e;
+                        break;
+                    }
+                    store_ids(out + written, chosen, tier);
+                    written += tokens;
+                    s = e;
+                } while (starts && i + s < pause_at && capacity - written >= CK_PIECE_TABLE_IDS);
+                i += s;
+                if (r.stop != CK_ENCODE_END) break;
+                continue;
+            }
+        }
+#endif
         size_t e = piece_end(p, t, i, end, tier, cased);
         if (e == UNDECIDED) {
             r.stop = CK_ENCODE_UNDECIDED;

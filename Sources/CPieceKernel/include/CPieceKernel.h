@@ -50,6 +50,11 @@ typedef struct {
     uint8_t contractions;
     /// o200k's and tekken's `[\r\n/]*` after punctuation; else `[\r\n]*`.
     uint8_t slashes_trail_punctuation;
+    /// Set by `ck_piece_pattern_init` when the ASCII classes are the ones the
+    /// vector tiers test for with compares (letters A-Z and a-z, digits 0-9,
+    /// tab, vertical tab and form feed the blanks): they cut 64 bytes at a
+    /// time; otherwise piece by piece.
+    uint8_t windows;
 } ck_piece_pattern;
 
 /// Fills `pattern`'s classes from those of the 128 ASCII bytes; the caller
