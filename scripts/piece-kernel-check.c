@@ -1,5 +1,5 @@
 // CPieceKernel's baseline tier (SSE2 on x86-64, NEON on arm64) and, where
-// the CPU has it, its AVX2 tier, against the portable tier, on random bytes:
+// the CPU has them, its AVX2 and AVX-512 tiers, against the portable tier, on random bytes:
 // what scripts/check-kernel-tiers runs here and, for the NEON tier, which an
 // x86-64 machine cannot run natively, under QEMU. The portable tier is the one the Swift
 // tests compare with the scanners and the encoders (`PieceKernelTests`); this
@@ -140,9 +140,11 @@ int main(void) {
     static ck_piece_set sets[1 << sets_log2];
     static uint8_t text[1 << 14];
     ck_piece_table table = {sets, sets_log2};
-    count_entry counts[2] = {ck_count_pieces, ck_count_avx2_available() ? ck_count_pieces_avx2 : NULL};
-    encode_entry encodes[2] = {ck_encode_pieces, ck_count_avx2_available() ? ck_encode_pieces_avx2 : NULL};
-    const char *names[2] = {"baseline", "avx2"};
+    count_entry counts[3] = {ck_count_pieces, ck_count_avx2_available() ? ck_count_pieces_avx2 : NULL,
+                             ck_count_avx512_available() ? ck_count_pieces_avx512 : NULL};
+    encode_entry encodes[3] = {ck_encode_pieces, ck_count_avx2_available() ? ck_encode_pieces_avx2 : NULL,
+                               ck_count_avx512_available() ? ck_encode_pieces_avx512 : NULL};
+    const char *names[3] = {"baseline", "avx2", "avx512"};
     int failures = 0;
     srand(41);
     for (int round = 0; round < rounds && failures < 5; round++) {
@@ -152,7 +154,7 @@ int main(void) {
         random_text(text, n, round % 3 == 0 ? 0 : round % 3 == 1 ? 5 : 80);
         memset(sets, 0, sizeof sets);
         if (round % 2) fill_table(&table, &pattern, text, n);
-        for (int tier = 0; tier < 2; tier++) {
+        for (int tier = 0; tier < 3; tier++) {
             if (!counts[tier]) continue;
             size_t pause_every = round % 5 == 0 ? 1 + (size_t)rand() % 40 : 0;
             size_t capacity = CK_PIECE_TABLE_IDS + (size_t)rand() % (round % 4 == 0 ? 8 : 4000);

@@ -20,6 +20,7 @@
 #if defined(__x86_64__) || defined(_M_X64)
 #include <cpuid.h>
 #include <emmintrin.h>
+#include <immintrin.h>
 #define CK_HAVE_SSE2 1
 #elif defined(__aarch64__) || defined(_M_ARM64)
 #include <arm_neon.h>
@@ -59,7 +60,10 @@ CK_INLINE uint64_t load_le64(const uint8_t *p) {
 // ---------------------------------------------------------------------------
 // Runs of ASCII letters: the one run long enough to be worth a vector.
 
-enum { TIER_PORTABLE = 0, TIER_VECTOR = 1 };
+/// The tiers, each a build of the same loops: plain C; SSE2 (x86-64) or
+/// NEON (arm64); and, on x86-64, AVX2 and AVX-512BW, which classify a window
+/// with wider vectors and otherwise run the SSE2 code, VEX- or EVEX-encoded.
+enum { TIER_PORTABLE = 0, TIER_VECTOR = 1, TIER_AVX2 = 2, TIER_AVX512 = 3 };
 
 /// Whether `b | fold` is one of the 26 letters from `first` ('a' or 'A').
 CK_INLINE int in_run(uint8_t b, uint8_t fold, uint8_t first) { return (uint8_t)((b | fold) - first) < 26; }
@@ -84,7 +88,7 @@ CK_INLINE size_t run_end_portable(const uint8_t *t, size_t j, size_t end, uint8_
 
 CK_INLINE size_t run_end(const uint8_t *t, size_t j, size_t end, int tier, uint8_t fold, uint8_t first) {
 #if CK_HAVE_SSE2
-    if (tier == TIER_VECTOR) {
+    if (tier >= TIER_VECTOR) {
         const __m128i or_fold = _mm_set1_epi8((char)fold), a = _mm_set1_epi8((char)first), z = _mm_set1_epi8(25);
         while (j + 16 <= end) {
             __m128i y = _mm_sub_epi8(_mm_or_si128(_mm_loadu_si128((const __m128i *)(t + j)), or_fold), a);
@@ -94,7 +98,7 @@ CK_INLINE size_t run_end(const uint8_t *t, size_t j, size_t end, int tier, uint8
         }
     }
 #elif CK_HAVE_NEON
-    if (tier == TIER_VECTOR) {
+    if (tier >= TIER_VECTOR) {
         const uint8x16_t or_fold = vdupq_n_u8(fold), a = vdupq_n_u8(first), z = vdupq_n_u8(26);
         while (j + 16 <= end) {
             uint8x16_t letters = vcltq_u8(vsubq_u8(vorrq_u8(vld1q_u8(t + j), or_fold), a), z);
@@ -263,6 +267,55 @@ CK_INLINE window_masks classify_window(const uint8_t *t, int cased, int slashes)
     }
     return m;
 }
+
+/// The same with two 32-byte compares a mask (the AVX2 tier's).
+__attribute__((target("avx2"))) static void classify_window_avx2(const uint8_t *t, int cased, int slashes,
+                                                                  window_masks *m) {
+#define CK_IN_RANGE_256(V, FIRST, COUNT)                                                                           \
+    _mm256_cmpeq_epi8(_mm256_min_epu8(_mm256_sub_epi8(V, _mm256_set1_epi8((char)(FIRST))),                          \
+                                      _mm256_set1_epi8((char)((COUNT) - 1))),                                      \
+                      _mm256_sub_epi8(V, _mm256_set1_epi8((char)(FIRST))))
+#define CK_BITS_256(LANES, HALF) ((uint64_t)(uint32_t)_mm256_movemask_epi8(LANES) << (32 * (HALF)))
+    *m = (window_masks){0, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < 2; k++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(t + 32 * k));
+        __m256i space = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(' '));
+        __m256i folded = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+        m->letter |= CK_BITS_256(CK_IN_RANGE_256(folded, 'a', 26), k);
+        if (cased) m->upper |= CK_BITS_256(CK_IN_RANGE_256(v, 'A', 26), k);
+        m->digit |= CK_BITS_256(CK_IN_RANGE_256(v, '0', 10), k);
+        m->space |= CK_BITS_256(space, k);
+        m->whitespace |= CK_BITS_256(_mm256_or_si256(CK_IN_RANGE_256(v, '\t', 5), space), k);
+        m->newline |= CK_BITS_256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
+                                                  _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\r'))),
+                                  k);
+        m->apostrophe |= CK_BITS_256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\'')), k);
+        if (slashes) m->slash |= CK_BITS_256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')), k);
+        m->high |= CK_BITS_256(v, k);
+    }
+#undef CK_IN_RANGE_256
+#undef CK_BITS_256
+}
+
+/// The same with one 64-byte load: AVX-512BW's compares give each mask
+/// whole (the AVX-512 tier's).
+__attribute__((target("avx512f,avx512bw"))) static void classify_window_avx512(const uint8_t *t, int cased,
+                                                                                int slashes, window_masks *m) {
+#define CK_IN_RANGE_512(V, FIRST, COUNT)                                                                           \
+    _mm512_cmplt_epu8_mask(_mm512_sub_epi8(V, _mm512_set1_epi8((char)(FIRST))), _mm512_set1_epi8((char)(COUNT)))
+    __m512i v = _mm512_loadu_si512((const void *)t);
+    uint64_t space = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' '));
+    m->letter = CK_IN_RANGE_512(_mm512_or_si512(v, _mm512_set1_epi8(0x20)), 'a', 26);
+    m->upper = cased ? CK_IN_RANGE_512(v, 'A', 26) : 0;
+    m->digit = CK_IN_RANGE_512(v, '0', 10);
+    m->space = space;
+    m->whitespace = CK_IN_RANGE_512(v, '\t', 5) | space;
+    m->newline = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\n')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\r'));
+    m->apostrophe = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\''));
+    m->slash = slashes ? _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/')) : 0;
+    m->high = _mm512_movepi8_mask(v);
+#undef CK_IN_RANGE_512
+}
 #define CK_HAVE_WINDOWS 1
 #elif CK_HAVE_NEON
 /// One bit a byte of four vectors of all-ones or zero bytes: each byte keeps
@@ -367,8 +420,17 @@ CK_INLINE window_contractions find_contractions(const uint8_t *t, uint64_t candi
 ///   o200k's end a word. Either way the bytes inside start nothing and the
 ///   letter after starts a piece.
 /// - Digits: a run starts a piece, and `\p{N}{1,3}` again every three.
-CK_INLINE uint64_t window_starts(const ck_piece_pattern *p, const uint8_t *t, int cased) {
-    window_masks m = classify_window(t, cased, p->slashes_trail_punctuation);
+CK_INLINE uint64_t window_starts(const ck_piece_pattern *p, const uint8_t *t, int tier, int cased) {
+    window_masks m;
+#if CK_HAVE_SSE2
+    if (tier == TIER_AVX512)
+        classify_window_avx512(t, cased, p->slashes_trail_punctuation, &m);
+    else if (tier == TIER_AVX2)
+        classify_window_avx2(t, cased, p->slashes_trail_punctuation, &m);
+    else
+#endif
+        m = classify_window(t, cased, p->slashes_trail_punctuation);
+    (void)tier;
     const uint64_t L = m.letter, D = m.digit, W = m.whitespace, N = m.newline, S = m.space, A = m.apostrophe;
     const uint64_t P = ~(L | D | W | m.high), R = W & ~N;
     // Bytes from `known` on decide nothing.
@@ -465,7 +527,7 @@ CK_INLINE ck_piece_set *set_of(const ck_piece_table *table, ck_piece_key key) {
 /// held to (scripts/piece-kernel-check.c).
 CK_INLINE int uses_windows(const ck_piece_pattern *p, int tier) {
 #if CK_HAVE_WINDOWS
-    return tier == TIER_VECTOR && p->windows && (p->max_digits == 1 || p->max_digits == 3);
+    return tier >= TIER_VECTOR && p->windows && (p->max_digits == 1 || p->max_digits == 3);
 #else
     (void)p;
     (void)tier;
@@ -516,7 +578,7 @@ CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_pie
         }
 #if CK_HAVE_WINDOWS
         if (windows && end - i >= WINDOW_READS) {
-            uint64_t starts = window_starts(p, t + i, cased) & ~1ull;
+            uint64_t starts = window_starts(p, t + i, tier, cased) & ~1ull;
             if (starts) {
                 const uint8_t *w = t + i;
                 size_t s = 0;
@@ -566,14 +628,14 @@ CK_INLINE ck_count_result count_pieces(const ck_piece_table *table, const ck_pie
 /// whatever the piece's count, so that no branch depends on it.
 CK_INLINE void store_ids(int64_t *out, const uint32_t *ids, int tier) {
 #if CK_HAVE_SSE2
-    if (tier == TIER_VECTOR) {
+    if (tier >= TIER_VECTOR) {
         __m128i four = _mm_loadu_si128((const __m128i *)ids), zero = _mm_setzero_si128();
         _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi32(four, zero));
         _mm_storeu_si128((__m128i *)(out + 2), _mm_unpackhi_epi32(four, zero));
         return;
     }
 #elif CK_HAVE_NEON
-    if (tier == TIER_VECTOR) {
+    if (tier >= TIER_VECTOR) {
         uint32x4_t four = vld1q_u32(ids);
         vst1q_s64(out, vreinterpretq_s64_u64(vmovl_u32(vget_low_u32(four))));
         vst1q_s64(out + 2, vreinterpretq_s64_u64(vmovl_u32(vget_high_u32(four))));
@@ -588,7 +650,7 @@ CK_INLINE void select_ids(uint32_t out[CK_PIECE_TABLE_IDS], const uint32_t ids[4
                           int tier) {
     (void)tier;
 #if CK_HAVE_SSE2
-    if (tier == TIER_VECTOR) {
+    if (tier >= TIER_VECTOR) {
         __m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[0]), _mm_set1_epi64x((long long)m.way[0]));
         v = _mm_or_si128(v, _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[1]), _mm_set1_epi64x((long long)m.way[1])));
         v = _mm_or_si128(v, _mm_and_si128(_mm_loadu_si128((const __m128i *)ids[2]), _mm_set1_epi64x((long long)m.way[2])));
@@ -619,7 +681,7 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
         }
 #if CK_HAVE_WINDOWS
         if (windows && end - i >= WINDOW_READS) {
-            uint64_t starts = window_starts(p, t + i, cased) & ~1ull;
+            uint64_t starts = window_starts(p, t + i, tier, cased) & ~1ull;
             if (starts) {
                 const uint8_t *w = t + i;
                 size_t s = 0;
@@ -738,9 +800,36 @@ int ck_count_avx2_available(void) {
 
 // The same loops compiled for AVX2 and BMI2: variable shifts without `cl`
 // (`shlx`), `andn`, `tzcnt`, three-operand vector instructions.
-CK_ENTRY_POINTS(__attribute__((target("avx2,bmi,bmi2"))), _avx2, TIER_VECTOR)
+CK_ENTRY_POINTS(__attribute__((target("avx2,bmi,bmi2"))), _avx2, TIER_AVX2)
+
+int ck_count_avx512_available(void) {
+    unsigned a, b, c, d;
+    if (!ck_count_avx2_available() || !__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    // AVX-512F (ebx bit 16) and BW (bit 30), and the OS saving the opmask
+    // and upper vector state (XCR0 bits 5 to 7).
+    unsigned xcr0_low, xcr0_high;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    return (b & (1u << 16)) && (b & (1u << 30)) && (xcr0_low & 0xe0) == 0xe0;
+}
+
+// And for AVX-512BW, which classifies a window with one load.
+CK_ENTRY_POINTS(__attribute__((target("avx512f,avx512bw,avx2,bmi,bmi2"))), _avx512, TIER_AVX512)
 #else
 int ck_count_avx2_available(void) { return 0; }
+
+int ck_count_avx512_available(void) { return 0; }
+
+ck_encode_result ck_encode_pieces_avx512(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                         const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
+                                         size_t capacity) {
+    return ck_encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity);
+}
+
+ck_count_result ck_count_pieces_avx512(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                       const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
+                                       size_t miss_capacity) {
+    return ck_count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity);
+}
 
 ck_encode_result ck_encode_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
                                        const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,

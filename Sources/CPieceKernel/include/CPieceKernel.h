@@ -143,6 +143,18 @@ ck_count_result ck_count_pieces_avx2(const ck_piece_table *table, const ck_piece
 /// and the vector state saved); 0 on CPUs other than x86-64.
 int ck_count_avx2_available(void);
 
+/// The same compiled for AVX-512BW: call it only when
+/// `ck_count_avx512_available()`. Other CPUs than x86-64 run
+/// `ck_count_pieces`.
+ck_count_result ck_count_pieces_avx512(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                       const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
+                                       size_t miss_capacity);
+
+/// Whether this CPU and its OS run the AVX-512 tier (AVX-512F and BW, the
+/// AVX2 tier's features, and the opmask and upper vector state saved); 0
+/// on CPUs other than x86-64.
+int ck_count_avx512_available(void);
+
 /// The same in plain C: what other CPUs run, and what tests compare the
 /// vector tiers against (`CONTEXTKIT_KERNEL=portable` selects it).
 ck_count_result ck_count_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,
@@ -201,6 +213,12 @@ ck_encode_result ck_encode_pieces(const ck_piece_table *table, const ck_piece_pa
 ck_encode_result ck_encode_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
                                        const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
                                        size_t capacity);
+
+/// The same compiled for AVX-512BW (and AVX2, BMI2), which classifies 64
+/// bytes with one load: call it only when `ck_count_avx512_available()`.
+ck_encode_result ck_encode_pieces_avx512(const ck_piece_table *table, const ck_piece_pattern *pattern,
+                                         const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
+                                         size_t capacity);
 
 /// The same in plain C.
 ck_encode_result ck_encode_pieces_portable(const ck_piece_table *table, const ck_piece_pattern *pattern,

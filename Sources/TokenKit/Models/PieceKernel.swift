@@ -21,8 +21,9 @@ import Foundation
 /// ## Tiers
 ///
 /// `CONTEXTKIT_KERNEL` chooses one for the process (`Tier`): `vector`, the
-/// default, is `avx2` (compiled for AVX2 and BMI2 through a function target
-/// attribute, chosen when the CPU has them) or else `baseline` (SSE2 on
+/// default, is `avx512` or `avx2` (compiled for AVX-512BW, or AVX2 and BMI2,
+/// through function target attributes, chosen when the CPU has them) or
+/// else `baseline` (SSE2 on
 /// x86-64, NEON on arm64); `portable` is plain C; `off` is the memo's scan
 /// loop, as before the kernel. `scripts/test` runs the parity suites on
 /// every tier this machine has.
@@ -155,8 +156,11 @@ enum PieceKernel {
 
     /// The tier `CONTEXTKIT_KERNEL` names.
     enum Tier: String, CaseIterable, Sendable {
-        /// The best this CPU runs: `avx2` where it can, else `baseline`.
+        /// The best this CPU runs: `avx512`, else `avx2`, else `baseline`.
         case vector
+        /// Compiled for AVX-512BW (and AVX2, BMI2), on x86-64 CPUs that have
+        /// them: one load classifies a window.
+        case avx512
         /// Compiled for AVX2 and BMI2, on x86-64 CPUs that have them.
         case avx2
         /// SSE2 on x86-64, NEON on arm64 (every such CPU has them); the
@@ -180,7 +184,10 @@ enum PieceKernel {
         /// a tier this CPU cannot run.
         var entries: Entries? {
             switch self {
-            case .vector: return Tier.avx2.entries ?? Tier.baseline.entries
+            case .vector: return Tier.avx512.entries ?? Tier.avx2.entries ?? Tier.baseline.entries
+            case .avx512:
+                return ck_count_avx512_available() != 0
+                    ? Entries(count: ck_count_pieces_avx512, encode: ck_encode_pieces_avx512) : nil
             case .avx2:
                 return ck_count_avx2_available() != 0 ? Entries(count: ck_count_pieces_avx2, encode: ck_encode_pieces_avx2) : nil
             case .baseline: return Entries(count: ck_count_pieces, encode: ck_encode_pieces)
@@ -193,7 +200,7 @@ enum PieceKernel {
     /// The tier this process counts and encodes with, read once.
     static let tier = Tier.fromEnvironment
 
-    /// `tier`'s entry points, found once: `avx2`'s test runs `cpuid`, which
+    /// `tier`'s entry points, found once: `avx512`'s and `avx2`'s tests run `cpuid`, which
     /// a virtual machine traps. Asked per call, it cost `tokcount -j 1` on
     /// 10,000 files of 1 KB 105 → 131 ms of CPU (`perf stat -r 10`).
     static let entries = tier.entries
