@@ -664,6 +664,21 @@ CK_INLINE void select_ids(uint32_t out[CK_PIECE_TABLE_IDS], const uint32_t ids[4
     }
 }
 
+/// The token count of the piece `t[i..<i+n]` and its ids in `ids`, or more
+/// than `CK_PIECE_TABLE_IDS` for a piece the table lacks, longer than it
+/// holds, or with more tokens than it keeps ids for. The hit's count and
+/// ids are chosen with masks: the ids' line is read from the set's address,
+/// beside the keys', not from an address the match decides.
+CK_INLINE size_t probe_ids(const ck_piece_table *table, const uint8_t *t, size_t i, size_t n, size_t end,
+                           uint32_t ids[CK_PIECE_TABLE_IDS], int tier) {
+    if (n > CK_PIECE_TABLE_LONGEST_PIECE) return CK_PIECE_TABLE_IDS + 1;
+    ck_piece_key key = make_key(t, i, n, end);
+    const ck_piece_set *set = set_of(table, key);
+    ck_way_masks m = match_ways(set->keys, key);
+    select_ids(ids, set->ids, m, tier);
+    return any_way(m) ? matched_count(set->keys, m) : CK_PIECE_TABLE_IDS + 1;
+}
+
 CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_piece_pattern *p, const uint8_t *t,
                                          size_t i, size_t end, size_t pause_at, int64_t *out, size_t capacity,
                                          int tier, int cased) {
@@ -686,16 +701,10 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
                 const uint8_t *w = t + i;
                 size_t s = 0;
                 do {
-                    size_t e = (size_t)__builtin_ctzll(starts), n = e - s, tokens = CK_PIECE_TABLE_IDS + 1;
+                    size_t e = (size_t)__builtin_ctzll(starts);
                     starts &= starts - 1;
                     uint32_t chosen[CK_PIECE_TABLE_IDS];
-                    if (n <= CK_PIECE_TABLE_LONGEST_PIECE) {
-                        ck_piece_key key = make_key(w, s, n, WINDOW_READS);
-                        const ck_piece_set *set = set_of(table, key);
-                        ck_way_masks m = match_ways(set->keys, key);
-                        tokens = any_way(m) ? matched_count(set->keys, m) : tokens;
-                        select_ids(chosen, set->ids, m, tier);
-                    }
+                    size_t tokens = probe_ids(table, w, s, e - s, WINDOW_READS, chosen, tier);
                     if (tokens > CK_PIECE_TABLE_IDS) {
                         r.stop = CK_ENCODE_MISS;
                         r.miss_end = i + e;
@@ -716,20 +725,8 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
             r.stop = CK_ENCODE_UNDECIDED;
             break;
         }
-        size_t n = e - i, tokens = CK_PIECE_TABLE_IDS + 1;
-        const uint32_t *ids = NULL;
         uint32_t chosen[CK_PIECE_TABLE_IDS];
-        if (n <= CK_PIECE_TABLE_LONGEST_PIECE) {
-            ck_piece_key key = make_key(t, i, n, end);
-            const ck_piece_set *set = set_of(table, key);
-            // The hit's count and ids chosen with masks: the ids' line is
-            // read from the set's address, beside the keys', not from an
-            // address the match decides.
-            ck_way_masks m = match_ways(set->keys, key);
-            tokens = any_way(m) ? matched_count(set->keys, m) : tokens;
-            select_ids(chosen, set->ids, m, tier);
-            ids = chosen;
-        }
+        size_t tokens = probe_ids(table, t, i, e - i, end, chosen, tier);
         // Missed, longer than the table holds, or more tokens than it has ids
         // for: the caller encodes it, in its place.
         if (tokens > CK_PIECE_TABLE_IDS) {
@@ -737,7 +734,7 @@ CK_INLINE ck_encode_result encode_pieces(const ck_piece_table *table, const ck_p
             r.miss_end = e;
             break;
         }
-        store_ids(out + written, ids, tier);
+        store_ids(out + written, chosen, tier);
         written += tokens;
         i = e;
     }
@@ -819,27 +816,20 @@ int ck_count_avx2_available(void) { return 0; }
 
 int ck_count_avx512_available(void) { return 0; }
 
-ck_encode_result ck_encode_pieces_avx512(const ck_piece_table *table, const ck_piece_pattern *pattern,
-                                         const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
-                                         size_t capacity) {
-    return ck_encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity);
-}
+// Other CPUs than x86-64 have no such tiers; the entry points exist for
+// the header's sake and run the baseline.
+#define CK_BASELINE_ENTRY_POINTS(SUFFIX)                                                                               \
+    ck_count_result ck_count_pieces##SUFFIX(const ck_piece_table *table, const ck_piece_pattern *pattern,            \
+                                            const uint8_t *text, size_t from, size_t end, size_t pause_at,           \
+                                            size_t *misses, size_t miss_capacity) {                                  \
+        return ck_count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity);                    \
+    }                                                                                                                \
+    ck_encode_result ck_encode_pieces##SUFFIX(const ck_piece_table *table, const ck_piece_pattern *pattern,          \
+                                              const uint8_t *text, size_t from, size_t end, size_t pause_at,         \
+                                              int64_t *ids, size_t capacity) {                                       \
+        return ck_encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity);                           \
+    }
 
-ck_count_result ck_count_pieces_avx512(const ck_piece_table *table, const ck_piece_pattern *pattern,
-                                       const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
-                                       size_t miss_capacity) {
-    return ck_count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity);
-}
-
-ck_encode_result ck_encode_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
-                                       const uint8_t *text, size_t from, size_t end, size_t pause_at, int64_t *ids,
-                                       size_t capacity) {
-    return ck_encode_pieces(table, pattern, text, from, end, pause_at, ids, capacity);
-}
-
-ck_count_result ck_count_pieces_avx2(const ck_piece_table *table, const ck_piece_pattern *pattern,
-                                     const uint8_t *text, size_t from, size_t end, size_t pause_at, size_t *misses,
-                                     size_t miss_capacity) {
-    return ck_count_pieces(table, pattern, text, from, end, pause_at, misses, miss_capacity);
-}
+CK_BASELINE_ENTRY_POINTS(_avx2)
+CK_BASELINE_ENTRY_POINTS(_avx512)
 #endif
