@@ -131,6 +131,17 @@ import Foundation
 ///   remains there is the memo encoding the text's new pieces.
 /// - The machine was noisy (the same binary's English count ranged 19.9 to
 ///   35.9 ms across processes), hence the minimum.
+/// - The AVX-512 tier classifies a window with one load, the AVX2 tier with
+///   two, the baseline with four: English count 13.20 / 13.35 / 29.96,
+///   encode 19.85 / 19.80 / 34.10. The classifier is not where the time
+///   goes; the baseline (no BMI2, a shift a bit through `cl`) is far behind
+///   on this CPU, piece by piece too (35.42 before windows, 29.41 after).
+/// - Against gigatoken 0.10.0's encode (warm, one CPU, alternated in one
+///   run; the rows where neither was disturbed): cl100k English count 13.0
+///   against its 16.7 (1.28×), encode 19.0-19.6 (0.85-0.88×); code count
+///   9.3-9.8 against 11.3-11.4 (1.16-1.22×), encode 13.2-13.8 (0.83-0.86×).
+///   What is left in encode is the set's load, which the ids' stores now
+///   wait behind (17.5% of the kernel's samples), and the id pages.
 @usableFromInline
 enum PieceKernel {
     /// A count entry point (`ck_count_pieces` and its tiers).
