@@ -201,6 +201,13 @@ indirect enum Normalizer: Sendable {
         var previousStart = from
         var i = from
         while i < to {
+            // ASCII is inert in every form: eight bytes a step. Qwen3's NFC on
+            // 10 MB of Debian English was 11% of a count byte by byte (`perf`).
+            if i &+ 8 <= to && UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                previousStart = i &+ 7
+                i &+= 8
+                continue
+            }
             let (isInert, length) = inert(i)
             if isInert {
                 previousStart = i

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Added tokens that are cut out of the text before anything else, wherever
 /// they occur, even when special tokens are plain text: Hugging Face's
 /// non-special `added_tokens`, GGUF's user-defined tokens (type 4). Matching is
@@ -26,6 +28,11 @@ struct AddedTokenMatcher: Sendable {
     private var children: [UInt64: Int32] = [:]  // node << 8 | byte → child node
     private var terminal: [Int32: Int] = [:]  // node → index into entries
     private var startsToken = [Bool](repeating: false, count: 256)
+    /// The byte every added token starts with, when they share one (`<` in
+    /// Llama's and Qwen's): the search then skips to it with `memchr`
+    /// instead of testing each byte. Qwen3's tokenizer.json on 10 MB of
+    /// Debian English: the byte loop was 11% of a count (`perf`).
+    private var onlyFirstByte: UInt8? = nil
     private(set) var entries: [Entry] = []
 
     init(_ entries: [Entry]) {
@@ -48,6 +55,8 @@ struct AddedTokenMatcher: Sendable {
             }
             startsToken[Int(entry.text[0])] = true
         }
+        let firstBytes = startsToken.indices.filter { startsToken[$0] }
+        onlyFirstByte = firstBytes.count == 1 ? UInt8(firstBytes[0]) : nil
     }
 
     var isEmpty: Bool { entries.isEmpty }
@@ -55,6 +64,14 @@ struct AddedTokenMatcher: Sendable {
     /// The first added token in `base[from..<to]`, the longest one where several start together.
     func firstMatch(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Match? {
         var i = from
+        if let first = onlyFirstByte {
+            while i < to, let found = memchr(base + i, Int32(first), to - i) {
+                i = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if let m = longest(base, at: i, from: from, to: to) { return m }
+                i += 1
+            }
+            return nil
+        }
         while i < to {
             if startsToken[Int(base[i])], let m = longest(base, at: i, from: from, to: to) { return m }
             i += 1
