@@ -379,10 +379,9 @@ CK_INLINE window_contractions find_contractions(const uint8_t *t, uint64_t candi
         unsigned k = (unsigned)__builtin_ctzll(candidates);
         // o200k's contraction ends a word: the letters of one before it are no word.
         if (after_words && ((c.inside >> (k - 1)) & 1)) continue;
-        uint8_t l = t[k + 1] | 0x20, l3 = t[k + 2] | 0x20;
-        unsigned n = l == 's' || l == 't' || l == 'd' || l == 'm'                                ? 2
-                     : (l == 'l' && l3 == 'l') || (l == 'v' && l3 == 'e') || (l == 'r' && l3 == 'e') ? 3
-                                                                                                       : 0;
+        // A candidate's next byte is an ASCII letter, so never undecided.
+        int undecided = 0;
+        unsigned n = (unsigned)contraction_length(t, k, WINDOW_READS, &undecided);
         if (!n) continue;
         c.at |= 1ull << k;
         c.inside |= ((1ull << (n - 1)) - 1) << (k + 1);
