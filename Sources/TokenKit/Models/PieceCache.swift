@@ -27,8 +27,9 @@ import Foundation
 /// length and then compared byte for byte with its own copy of the piece.
 /// Either way an entry holds what the encoder returned for those very bytes,
 /// and the encoding of a piece depends on nothing else, so a hit returns
-/// exactly what the encoder would. Each set holds the four pieces most
-/// recently missed there.
+/// exactly what the encoder would. A short set holds the four pieces most
+/// recently missed there; a full long set keeps three and turns its last
+/// way over (`keepLong`).
 ///
 /// ## Memory and worst case
 ///
@@ -107,6 +108,25 @@ import Foundation
 ///   corpus's 2 MB holds 9,946 distinct long pieces, 600 KB and 242,405
 ///   tokens. A text whose long pieces overflow them starts generation after
 ///   generation and gains nothing on a second pass, but loses nothing either.
+/// - CJK's long pieces (issue 41, stop 55). The Debian zh/ja corpus (3 MB
+///   of Chinese and Japanese manual pages) has 31,353 distinct long pieces
+///   of 1.2 MB, seen 43,780 times in all: 1.9 a set on average, so one set
+///   in nine had five or more. Each new piece took its set's first way and
+///   pushed the last out, so a set's five or more pieces were each gone
+///   before they came again, and every warm pass encoded 7,822 pieces and
+///   257 KB again (the memo's `misses` and `bytesUsed`, pass after pass).
+///   `perf` put a third of a warm count in the long pieces' path, half of
+///   that in encoding. Now a full set gives a new piece its last way only
+///   (one in `longInsertionsOnTop` excepted): 3,700 misses a warm pass.
+///   `tokbench cl100k_base count 6`, one CPU, 7 processes alternated with
+///   the binary before, median (minimum) of the warm calls, CPU ms: Debian
+///   zh/ja 22.04 (18.39) → 18.62 (15.62), first call 53.29 → 50.82; Markov
+///   CJK 6.32 (5.72) → 6.00 (5.61), 4 processes. Tried first: twice the
+///   sets (4 MB), with the old policy: 1,340 misses a warm pass, Debian
+///   zh/ja 21.07 → 17.05, but every first call paid for mapping 2 MB more
+///   (Markov CJK 17.60 → 18.90, Debian zh/ja 49.38 → 51.55), and with the
+///   long table mapped lazily instead, CJK's and code's first calls paid
+///   3–5 ms of faults. Rejected for this.
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load. Since issue 41 (stop 51) that load
 ///   is inlined in the hit path (`PieceEncoder.shortPieceID`, for
@@ -760,20 +780,37 @@ struct PieceCache {
 
     /// Keeps the piece at `piece` (`n` bytes), whose tokens `encodeIntoArena`
     /// just appended from `firstToken`, in the long table: its bytes are
-    /// copied to the byte arena, and the newest piece takes its set's first way.
+    /// copied to the byte arena, and the piece takes its set's first way,
+    /// the others moving down one, while the set has a free way. A full set
+    /// gives the piece its last way (`longInsertionsOnTop` of them excepted),
+    /// so that the other three stay: a text's long pieces are mostly seen
+    /// once or twice, and five or more that share a set, pushed down in
+    /// turn, were each gone before they came again (see "CJK's long pieces"
+    /// in the notes above).
     @inline(__always)
     mutating func keepLong(_ hash: UInt64, _ piece: UnsafePointer<UInt8>, _ n: Int, firstToken: Int) {
         let set = Self.longSet(hash)
         (arenaBytes + bytesUsed).update(from: piece, count: n)
-        evictions &+= long[set &+ 3].generation == generation ? 1 : 0
-        long[set &+ 3] = long[set &+ 2]
-        long[set &+ 2] = long[set &+ 1]
-        long[set &+ 1] = long[set]
-        long[set] = LongEntry(
+        let entry = LongEntry(
             hash: hash, firstByte: Int32(bytesUsed), length: Int32(n),
             firstToken: Int32(firstToken), tokenCount: Int32(tokensUsed &- firstToken), generation: generation)
         bytesUsed &+= n
+        let full = long[set &+ 3].generation == generation
+        evictions &+= full ? 1 : 0
+        if full && misses % Self.longInsertionsOnTop != 0 {
+            long[set &+ 3] = entry
+            return
+        }
+        long[set &+ 3] = long[set &+ 2]
+        long[set &+ 2] = long[set &+ 1]
+        long[set &+ 1] = long[set]
+        long[set] = entry
     }
+
+    /// One in this many long pieces kept in a full set takes its first way
+    /// (`keepLong`), as in a set with room, so that a text whose pieces
+    /// differ from those the table holds (a new document) still moves in.
+    static let longInsertionsOnTop = 32
 
     /// The first slot of the long table's set for a piece with this hash.
     @inline(__always)

@@ -142,6 +142,40 @@ import Foundation
 ///   9.3-9.8 against 11.3-11.4 (1.16-1.22×), encode 13.2-13.8 (0.83-0.86×).
 ///   What is left in encode is the set's load, which the ids' stores now
 ///   wait behind (17.5% of the kernel's samples), and the id pages.
+///
+/// First calls and CJK (stop 55). `tokbench cl100k_base count 6`, one CPU,
+/// 5 processes alternated with the binary before, median (minimum) CPU ms:
+/// - Where a first call goes: `perf` on code's (5 MB, 36–39 ms against 9
+///   warm) puts 29% in `missed` and 23% in the kernel; `missed`'s samples
+///   are loads that miss the cache, one per table a new piece passes
+///   through: the memo's short and long sets, the vocabulary's hash slot,
+///   the trie's nodes, the merge tree's filter. gigatoken's first call on
+///   that corpus is about 3× its warm call too (30–35 against 11.3 ms):
+///   a text's new pieces must be encoded once.
+/// - Tried: the kernel's table seeded from the vocabulary when a memo is
+///   made (its ASCII tokens of up to 15 bytes that the scanner cuts whole,
+///   each with the encoder's ids, from the highest id down): building the
+///   seed took 12.9–15.5 ms, and a first call with it 53.79 (code) and
+///   30.23 (English) against 36.25 and 19.45, so the seed saved about 4.7
+///   ms of English's first call and nothing of code's. Warm code got
+///   slower, 9.20–9.44 → 13.04–16.06 (minimum 8.1–8.6 either way): a full
+///   table makes every piece learnt evict one, and the thrashing test
+///   (`thrashed`) then sends windows to the bypass. A seed kept in the
+///   prepared-vocabulary cache would save the build, but not more than
+///   those 4.7 ms, and only with a thrashing test that tells seeded entries
+///   from learnt ones. Rejected, as the memo's short tables' seed was
+///   (`PieceCache`).
+/// - Where Debian zh/ja goes (3 MB, 6 calls): the pieces the kernel hands
+///   back, 21% in the scan of `cutUndecided` and 33% in the long pieces'
+///   path, 38% of which is the load of the long table's set; the kernel
+///   itself 4.9%.
+/// - Tried: `cutUndecided` one piece ahead, the next piece cut and its memo
+///   line prefetched (`__builtin_prefetch`) before this one is looked up:
+///   Debian zh/ja warm 21.13 (18.26) → 20.42 (19.13), Markov CJK 5.41
+///   (5.20) → 6.09 (5.84), first calls unchanged. The second scan and hash
+///   cost what the overlap saved. Rejected. What these rows need is the
+///   kernel cutting non-ASCII text itself, as gigatoken does with a class
+///   per code point.
 @usableFromInline
 enum PieceKernel {
     /// A count entry point (`ck_count_pieces` and its tiers).

@@ -167,6 +167,37 @@ extension OpenModels {
         }
     }
 
+    @Test("a long set that six of a text's pieces share keeps three of them from pass to pass")
+    func aFullLongSetKeepsThree() throws {
+        try Self.withNewMemo { tokenizer, cache in
+            // Runs of eight ideographs (24 bytes, one long piece each), until
+            // six of them share a set of the long table.
+            var state: UInt64 = 7
+            var bySet: [Int: [[UInt8]]] = [:]
+            var shared: [[UInt8]] = []
+            while shared.isEmpty {
+                var run = ""
+                for _ in 0..<8 {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    run.unicodeScalars.append(Unicode.Scalar(0x4E00 + UInt32((state >> 33) % 0x5000))!)
+                }
+                let bytes = Array(run.utf8)
+                let set = bytes.withUnsafeBufferPointer { PieceCache.longSet(Vocabulary.hash($0.baseAddress!, $0.count)) }
+                bySet[set, default: []].append(bytes)
+                if bySet[set]!.count == 6 { shared = bySet[set]! }
+            }
+            let text = shared.flatMap { $0 + Array("\n".utf8) }
+            let first = Self.encode(text, tokenizer, &cache)
+            #expect(first.memo == first.direct)
+            #expect(cache.misses == 6, "each run is one long piece, missed once")
+            let again = Self.encode(text, tokenizer, &cache)
+            #expect(again.memo == again.direct)
+            // Pushed down in turn, each of the six would be gone before it
+            // came again: six misses a pass. The set keeps three.
+            #expect(cache.misses - 6 == 3, "the second pass missed \(cache.misses - 6) of the six")
+        }
+    }
+
     @Test("when the arenas fill, a new generation starts and no id changes, before or after")
     func fullArenasStartANewGeneration() throws {
         try Self.withNewMemo { tokenizer, cache in
