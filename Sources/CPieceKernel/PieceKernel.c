@@ -508,12 +508,15 @@ CK_INLINE ck_piece_key make_key(const uint8_t *t, size_t i, size_t n, size_t end
     return key;
 }
 
+/// The key's hash, whose top bits choose its set.
+CK_INLINE uint64_t key_hash(ck_piece_key key) {
+    return ((key.low * 0x9E3779B97F4A7C15ull) ^ key.high) * 0xBF58476D1CE4E5B9ull;
+}
+
 /// The key's set: the product's top bits are its best mixed. Two shifts, so
 /// that a table of one set (`set_bits` 0) shifts by 64 nowhere.
 CK_INLINE ck_piece_set *set_of(const ck_piece_table *table, ck_piece_key key) {
-    uint64_t h = (key.low * 0x9E3779B97F4A7C15ull) ^ key.high;
-    h *= 0xBF58476D1CE4E5B9ull;
-    return table->sets + (size_t)((h >> 1) >> (63 - table->set_bits));
+    return table->sets + (size_t)((key_hash(key) >> 1) >> (63 - table->set_bits));
 }
 
 // ---------------------------------------------------------------------------
@@ -752,11 +755,20 @@ int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_
     if (probe(table, key, &held)) return 0;
     ck_piece_set *set = set_of(table, key);
     int dropped = (set->keys[3].high >> 56) != 0;
-    memmove(set->keys + 1, set->keys, 3 * sizeof set->keys[0]);
-    memmove(set->ids + 1, set->ids, 3 * sizeof set->ids[0]);
+    // A full set gives the piece its last way, and keeps the other three,
+    // unless the piece is one of the 1 in 32 (by hash bits the set index
+    // does not use) that take the first: pushed down in turn, five pieces
+    // that share a set would each be gone before they came again.
+    size_t way = 0;
+    if (dropped && ((key_hash(key) >> 20) & 31) != 0) {
+        way = 3;
+    } else {
+        memmove(set->keys + 1, set->keys, 3 * sizeof set->keys[0]);
+        memmove(set->ids + 1, set->ids, 3 * sizeof set->ids[0]);
+    }
     key.high |= (uint64_t)tokens << 60;
-    set->keys[0] = key;
-    for (size_t k = 0; k < CK_PIECE_TABLE_IDS; k++) set->ids[0][k] = k < tokens && tokens <= CK_PIECE_TABLE_IDS ? ids[k] : 0;
+    set->keys[way] = key;
+    for (size_t k = 0; k < CK_PIECE_TABLE_IDS; k++) set->ids[way][k] = k < tokens && tokens <= CK_PIECE_TABLE_IDS ? ids[k] : 0;
     return dropped;
 }
 

@@ -164,10 +164,12 @@ ck_count_result ck_count_pieces_portable(const ck_piece_table *table, const ck_p
 /// Keeps the piece `piece[0..<n]` (1 to 15 bytes) with its token count
 /// (1 to 15) and, for a count of at most `CK_PIECE_TABLE_IDS`, its ids
 /// (`ids[0..<tokens]`; otherwise `ids` is not read and may be NULL) in its
-/// set's first way; the set's other pieces move down one and the last is
-/// dropped. Returns whether a piece was dropped; keeps nothing (and returns
-/// 0) for a piece the table holds already, or a length or count out of
-/// range.
+/// set's first way, the set's other pieces moving down one, while the set
+/// has a free way; in a full set, in its last way, in place of the piece
+/// there (one piece in 32, chosen by its hash, takes the first way
+/// instead, and the last is dropped). Returns whether a piece was dropped;
+/// keeps nothing (and returns 0) for a piece the table holds already, or a
+/// length or count out of range.
 int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_t n, uint8_t tokens,
                         const uint32_t *ids);
 

@@ -52,8 +52,8 @@ import Testing
         #expect(r.misses == text.withUnsafeBufferPointer { PreTokenizer.cl100k.pieces(of: $0).count })
     }
 
-    @Test("the table keeps a piece once, the four newest of a set, their ids, and nothing out of range", arguments: tiers)
-    func tableKeepsTheNewestFour(_ tier: PieceKernel.Tier) {
+    @Test("the table keeps a piece once, four a set, its last way turned over once full, their ids, and nothing out of range", arguments: tiers)
+    func tableKeepsFourASet(_ tier: PieceKernel.Tier) {
         let entries = tier.entries!
         // One set: every piece shares it.
         var sets = [ck_piece_set()]
@@ -95,21 +95,36 @@ import Testing
             #expect(count(words[3]) == (3, 0))
             #expect(encode(words[3]) == [100, 101, 102])
             #expect(encode(words[1]) == [100])
-            // A fifth piece drops the oldest: alpha. Seven tokens: counted,
-            // but more than the table has ids for, so encode misses it.
+            // A fifth piece takes the last way, the oldest's: alpha. Seven
+            // tokens: counted, but more than the table has ids for, so
+            // encode misses it.
             #expect(keep(words[4], 7) == 1)
             #expect(count(words[0]) == (0, 1))
             #expect(count(words[4]) == (7, 0))
             #expect(encode(words[4]) == nil)
             #expect(count(words[1]) == (1, 0))
             #expect(encode(words[2]) == [100, 101])
+            // The set is full: a sixth takes the last way again, and the
+            // three before stay.
+            let theta = Array("theta".utf8), aaab = Array("aaab".utf8)
+            #expect(keep(theta, 1, [200]) == 1)
+            #expect(count(words[4]) == (0, 1))
+            #expect(encode(theta) == [200])
+            #expect(encode(words[1]) == [100] && encode(words[2]) == [100, 101] && encode(words[3]) == [100, 101, 102])
+            // One piece in 32, by its hash, takes the first way instead (so
+            // that a new text's pieces still move in): "aaab" is one. The last
+            // way's piece, theta, goes.
+            #expect(keep(aaab, 2, [300, 301]) == 1)
+            #expect(count(theta) == (0, 1))
+            #expect(encode(aaab) == [300, 301])
+            #expect(encode(words[1]) == [100] && encode(words[2]) == [100, 101] && encode(words[3]) == [100, 101, 102])
             // Out of range: no piece of 0 or 16 bytes, no count of 0 or 16.
             #expect(keep([], 1, [1]) == 0)
             #expect(keep(Array(repeating: UInt8(ascii: "a"), count: 16), 1, [1]) == 0)
             #expect(keep(Array("zeta".utf8), 0) == 0)
             #expect(keep(Array("zeta".utf8), 16) == 0)
             #expect(count(Array("zeta".utf8)) == (0, 1))
-            #expect(count(words[4]) == (7, 0))
+            #expect(count(aaab) == (2, 0))
             // A piece of 16 bytes or more is always handed back.
             let long = Array(repeating: UInt8(ascii: "b"), count: 40)
             #expect(count(long) == (0, 1))
