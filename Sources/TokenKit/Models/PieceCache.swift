@@ -110,8 +110,9 @@ import Foundation
 ///   generation and gains nothing on a second pass, but loses nothing either.
 /// - CJK's long pieces (issue 41, stop 55). The Debian zh/ja corpus (3 MB
 ///   of Chinese and Japanese manual pages) has 31,353 distinct long pieces
-///   of 1.2 MB, seen 43,780 times in all: 1.9 a set on average, so one set
-///   in nine had five or more. Each new piece took its set's first way and
+///   of 1.2 MB, seen 43,780 times in all: 1.9 a set on average, so about
+///   one piece in eight shared its set with four or more others (Poisson).
+///   Each new piece took its set's first way and
 ///   pushed the last out, so a set's five or more pieces were each gone
 ///   before they came again, and every warm pass encoded 7,822 pieces and
 ///   257 KB again (the memo's `misses` and `bytesUsed`, pass after pass).
