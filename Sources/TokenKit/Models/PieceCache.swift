@@ -28,7 +28,7 @@ import Foundation
 /// Either way an entry holds what the encoder returned for those very bytes,
 /// and the encoding of a piece depends on nothing else, so a hit returns
 /// exactly what the encoder would. A short set holds the four pieces most
-/// recently missed there; a full long set keeps three and turns its last
+/// recently missed there; a full long set keeps seven and turns its last
 /// way over (`keepLong`).
 ///
 /// ## Memory and worst case
@@ -127,7 +127,15 @@ import Foundation
 ///   zh/ja 21.07 → 17.05, but every first call paid for mapping 2 MB more
 ///   (Markov CJK 17.60 → 18.90, Debian zh/ja 49.38 → 51.55), and with the
 ///   long table mapped lazily instead, CJK's and code's first calls paid
-///   3–5 ms of faults. Rejected for this.
+///   3–5 ms of faults. Rejected for this. Then the entries were packed into
+///   16 bytes (a 32-bit tag of the hash, since a match is compared byte for
+///   byte anyway, and the arenas' offsets in bit fields), so that a set of
+///   the same two cache lines holds eight: twice the ways in the same 2 MB.
+///   Against the four-way binary, 3–5 alternated processes on the busy
+///   machine (a CI run beside them), warm median (minimum): Debian zh/ja
+///   21.76 (20.32) → 18.25 (14.93); llama-bpe's tokenizer.json on it,
+///   whose misses cost a merge-list encode each, 30.20 (27.85) → 17.71
+///   (15.93); Markov CJK 6.29 (5.71) → 5.99 (5.66).
 /// - Pieces of one or two bytes skip the memo: the vocabulary answers them
 ///   from direct tables with one load. Since issue 41 (stop 51) that load
 ///   is inlined in the hit path (`PieceEncoder.shortPieceID`, for
@@ -304,23 +312,41 @@ struct PieceCache {
 
     /// A piece of 17 to `maximumLongPiece` bytes: its hash and length, where
     /// its bytes and its tokens are in the arenas, and the arenas' generation
-    /// it was stored in.
+    /// it was stored in; 16 bytes, so that a set's eight are two cache lines.
     struct LongEntry {
-        var hash: UInt64
-        var firstByte: Int32
-        var length: Int32
-        var firstToken: Int32
-        var tokenCount: Int32
-        /// An entry of an earlier generation points into arenas since reused.
+        /// The low half of the piece's hash (the high half chooses its set); a
+        /// match is then compared byte for byte, so a shared tag costs a
+        /// `memcmp`, never a wrong id.
+        var tag: UInt32
+        /// An entry of an earlier generation points into arenas since reused
+        /// (0: an empty slot).
         var generation: UInt32
+        /// The first byte in the byte arena (22 bits), the length less one (10
+        /// bits), the first token in the token arena (21 bits) and the token
+        /// count (11 bits; 0 where a model drops unknown characters): the
+        /// arenas' capacities and `maximumLongPiece` fit them.
+        var place: UInt64
+
+        init(hash: UInt64, firstByte: Int, length: Int, firstToken: Int, tokenCount: Int, generation: UInt32) {
+            tag = UInt32(truncatingIfNeeded: hash)
+            self.generation = generation
+            place =
+                UInt64(firstByte) | UInt64(length &- 1) << 22 | UInt64(firstToken) << 32 | UInt64(tokenCount) << 53
+        }
+
+        @inline(__always) var firstByte: Int { Int(truncatingIfNeeded: place & 0x3F_FFFF) }
+        @inline(__always) var length: Int { Int(truncatingIfNeeded: place >> 22 & 0x3FF) &+ 1 }
+        @inline(__always) var firstToken: Int { Int(truncatingIfNeeded: place >> 32 & 0x1F_FFFF) }
+        @inline(__always) var tokenCount: Int { Int(truncatingIfNeeded: place >> 53) }
     }
 
-    /// Sets of four `LongEntry`s; a power of two. A set that five pieces of a
-    /// text share misses all five on every pass (each evicts the next one
-    /// due), so there are some six times as many sets as the CJK corpus has
-    /// long pieces: with 8,192, a warm pass of 1 MB of CJK stored 3.9% of it
-    /// again (`PieceCacheLongTableTests`).
+    /// Sets of `longWays` `LongEntry`s; a power of two. Where more pieces of
+    /// a text share a set than it has ways, some miss on every pass, so sets
+    /// are wide: the Debian zh/ja corpus's 31,353 long pieces are 1.9 a set
+    /// of 16,384 (see "CJK's long pieces" in the notes above).
     static let longSets = 16_384
+    /// `LongEntry`s a set holds.
+    static let longWays = 8
     /// The longest piece kept: longer ones are rare outside adversarial text,
     /// and keeping them would hold their tokens for nothing.
     static let maximumLongPiece = 1_024
@@ -399,7 +425,7 @@ struct PieceCache {
 
         static let smallBytes = smallSets * 4 * MemoryLayout<SmallEntry>.stride
         static let wideBytes = wideSets * 4 * MemoryLayout<Entry>.stride
-        static let longBytes = longSets * 4 * MemoryLayout<LongEntry>.stride
+        static let longBytes = longSets * longWays * MemoryLayout<LongEntry>.stride
         static let kernelSetBytes = kernelSets * MemoryLayout<ck_piece_set>.stride
         static let kernelMissBytes = 2 * countMissCapacity * MemoryLayout<Int>.stride
         static let tableBytes = smallBytes + wideBytes + longBytes + kernelSetBytes + kernelMissBytes
@@ -735,19 +761,20 @@ struct PieceCache {
     }
 
     /// Gives the tokens of `base[start..<end]` from the long table, if its set
-    /// of four holds the piece: found by hash and length, then compared byte
-    /// for byte with the copy in the byte arena.
+    /// holds the piece: found by its hash's tag and its length, then compared
+    /// byte for byte with the copy in the byte arena.
     @inline(__always)
     func replayLong<Sink: TokenSink>(_ hash: UInt64, _ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into sink: inout Sink) -> Bool {
         let n = end &- start
         let set = Self.longSet(hash)
-        for way in 0..<4 {
+        let tag = UInt32(truncatingIfNeeded: hash)
+        for way in 0..<Self.longWays {
             let entry = long[set &+ way]
-            if entry.hash == hash && entry.generation == generation && Int(entry.length) == n
-                && memcmp(arenaBytes + Int(entry.firstByte), base + start, n) == 0
+            if entry.tag == tag && entry.generation == generation && entry.length == n
+                && memcmp(arenaBytes + entry.firstByte, base + start, n) == 0
             {
                 var tokenStart = start
-                for k in Int(entry.firstToken)..<(Int(entry.firstToken) &+ Int(entry.tokenCount)) {
+                for k in entry.firstToken..<(entry.firstToken &+ entry.tokenCount) {
                     let tokenEnd = tokenStart &+ Int(arenaLengths[k])
                     sink.token(arenaIDs[k], start: tokenStart, end: tokenEnd)
                     tokenStart = tokenEnd
@@ -784,27 +811,25 @@ struct PieceCache {
     /// copied to the byte arena, and the piece takes its set's first way,
     /// the others moving down one, while the set has a free way. A full set
     /// gives the piece its last way (`longInsertionsOnTop` of them excepted),
-    /// so that the other three stay: a text's long pieces are mostly seen
-    /// once or twice, and five or more that share a set, pushed down in
-    /// turn, were each gone before they came again (see "CJK's long pieces"
-    /// in the notes above).
+    /// so that the others stay: a text's long pieces are mostly seen once or
+    /// twice, and more than a set holds, pushed down in turn, were each gone
+    /// before they came again (see "CJK's long pieces" in the notes above).
     @inline(__always)
     mutating func keepLong(_ hash: UInt64, _ piece: UnsafePointer<UInt8>, _ n: Int, firstToken: Int) {
         let set = Self.longSet(hash)
         (arenaBytes + bytesUsed).update(from: piece, count: n)
         let entry = LongEntry(
-            hash: hash, firstByte: Int32(bytesUsed), length: Int32(n),
-            firstToken: Int32(firstToken), tokenCount: Int32(tokensUsed &- firstToken), generation: generation)
+            hash: hash, firstByte: bytesUsed, length: n, firstToken: firstToken, tokenCount: tokensUsed &- firstToken,
+            generation: generation)
         bytesUsed &+= n
-        let full = long[set &+ 3].generation == generation
+        let last = set &+ Self.longWays &- 1
+        let full = long[last].generation == generation
         evictions &+= full ? 1 : 0
         if full && misses % Self.longInsertionsOnTop != 0 {
-            long[set &+ 3] = entry
+            long[last] = entry
             return
         }
-        long[set &+ 3] = long[set &+ 2]
-        long[set &+ 2] = long[set &+ 1]
-        long[set &+ 1] = long[set]
+        for way in stride(from: Self.longWays &- 1, to: 0, by: -1) { long[set &+ way] = long[set &+ way &- 1] }
         long[set] = entry
     }
 
@@ -816,7 +841,7 @@ struct PieceCache {
     /// The first slot of the long table's set for a piece with this hash.
     @inline(__always)
     static func longSet(_ hash: UInt64) -> Int {
-        (Int(truncatingIfNeeded: hash >> 32) & (longSets &- 1)) << 2
+        (Int(truncatingIfNeeded: hash >> 32) & (longSets &- 1)) &* longWays
     }
 
     /// Drops every long entry at once and starts both arenas over. Only when
