@@ -167,8 +167,8 @@ extension OpenModels {
         }
     }
 
-    @Test("a long set that two more pieces share than it has ways keeps all but one of them from pass to pass")
-    func aFullLongSetKeepsAllButOne() throws {
+    @Test("a long set that two more pieces share than it has ways keeps all but its last way's from pass to pass")
+    func aFullLongSetKeepsAllButItsLastWay() throws {
         try Self.withNewMemo { tokenizer, cache in
             // Runs of eight ideographs (24 bytes, one long piece each), until
             // two more than a set's ways share a set of the long table.
