@@ -432,6 +432,9 @@ struct PieceCache {
 
         /// nil when the memory cannot be had: the text is then encoded without a memo.
         init?() {
+            // `LongEntry.place`'s bit fields hold the arenas' offsets and a long
+            // piece's length and count only up to these sizes.
+            precondition(longByteCapacity <= 1 << 22 && longTokenCapacity <= 1 << 21 && maximumLongPiece <= 1 << 10)
             // calloc hands back zeroed memory, mapped as it is touched unless
             // `WritablePages` maps it now; the 64-byte alignment keeps each set
             // on whole cache lines.
