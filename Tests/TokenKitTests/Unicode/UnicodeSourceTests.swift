@@ -27,6 +27,18 @@ struct UnicodeSourceTests {
         #expect(wrong.isEmpty, "\(wrong.prefix(10).map { String($0, radix: 16) })")
     }
 
+    /// The normalizer's table of inert scalars answers as the build's source
+    /// does, below its limit (where it reads its bits) and above (where it asks).
+    @Test(arguments: NormalizationForm.allCases)
+    func inertScalarsAnswerAsTheSource(_ form: NormalizationForm) {
+        let table = InertScalars.of(form)
+        let wrong = Self.allCodePoints.filter { table.contains($0) != UnicodeData.isNormalizationInert($0, for: form) }
+        let inert = (UInt32(0)..<InertScalars.limit).filter { table.contains($0) }.count
+        print("inert scalars under \(form): \(inert) below \(InertScalars.limit), \(wrong.count) differ from the source")
+        #expect(inert > 0 && inert < Int(InertScalars.limit))
+        #expect(wrong.isEmpty, "\(wrong.prefix(10).map { String($0, radix: 16) })")
+    }
+
     /// Both sources answer as the Unicode 15.0 the changes were computed from
     /// (`scripts/generate-unicode-class-changes.py` recorded its checksum).
     @Test func bothSourcesAreTheBaseTheChangesApplyTo() {
