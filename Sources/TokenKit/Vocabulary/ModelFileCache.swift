@@ -33,7 +33,7 @@ struct ModelFileCache {
 
     static let magic: UInt64 = 0x3144_4F4D_4B54_4B43  // "CKTKMOD1", little-endian
     /// Bump whenever what is stored, or how any stored table is built, changes.
-    static let formatVersion: UInt64 = 1
+    static let formatVersion: UInt64 = 2
     static let headerWords = 32
     /// The sections after the header, in order.
     private enum Section: Int, CaseIterable {
