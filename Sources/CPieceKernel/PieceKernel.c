@@ -513,10 +513,16 @@ CK_INLINE uint64_t key_hash(ck_piece_key key) {
     return ((key.low * 0x9E3779B97F4A7C15ull) ^ key.high) * 0xBF58476D1CE4E5B9ull;
 }
 
-/// The key's set: the product's top bits are its best mixed. Two shifts, so
-/// that a table of one set (`set_bits` 0) shifts by 64 nowhere.
+/// The set of a key with this hash: the product's top bits are its best
+/// mixed. Two shifts, so that a table of one set (`set_bits` 0) shifts by 64
+/// nowhere.
+CK_INLINE ck_piece_set *set_of_hash(const ck_piece_table *table, uint64_t hash) {
+    return table->sets + (size_t)((hash >> 1) >> (63 - table->set_bits));
+}
+
+/// The key's set.
 CK_INLINE ck_piece_set *set_of(const ck_piece_table *table, ck_piece_key key) {
-    return table->sets + (size_t)((key_hash(key) >> 1) >> (63 - table->set_bits));
+    return set_of_hash(table, key_hash(key));
 }
 
 // ---------------------------------------------------------------------------
@@ -749,18 +755,19 @@ int ck_piece_table_keep(const ck_piece_table *table, const uint8_t *piece, size_
                         const uint32_t *ids) {
     if (n == 0 || n > CK_PIECE_TABLE_LONGEST_PIECE || tokens == 0 || tokens > 15) return 0;
     ck_piece_key key = make_key(piece, 0, n, n);
+    // One hash for the set and the 1-in-32 test below.
+    uint64_t hash = key_hash(key);
+    ck_piece_set *set = set_of_hash(table, hash);
     // A piece listed twice in one call's misses is kept once: a second copy
     // would push out a piece for nothing.
-    size_t held = 0;
-    if (probe(table, key, &held)) return 0;
-    ck_piece_set *set = set_of(table, key);
+    if (any_way(match_ways(set->keys, key))) return 0;
     int dropped = (set->keys[3].high >> 56) != 0;
     // A full set gives the piece its last way, and keeps the other three,
     // unless the piece is one of the 1 in 32 (by hash bits the set index
     // does not use) that take the first: pushed down in turn, five pieces
     // that share a set would each be gone before they came again.
     size_t way = 0;
-    if (dropped && ((key_hash(key) >> 20) & 31) != 0) {
+    if (dropped && ((hash >> 20) & 31) != 0) {
         way = 3;
     } else {
         memmove(set->keys + 1, set->keys, 3 * sizeof set->keys[0]);
