@@ -108,18 +108,19 @@ extension OpenModels {
     /// Runs of 6 to 60 CJK ideographs (18 to 180 bytes: long pieces to
     /// cl100k), nearly all distinct, between commas and newlines.
     static func ideographRuns(bytes: Int, seed: UInt64) -> [UInt8] {
-        var state = seed
-        func next(_ bound: UInt64) -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (state >> 33) % bound
-        }
+        var numbers = TextFuzz(seed: seed)
         var text = ""
         text.reserveCapacity(bytes)
         while text.utf8.count < bytes {
-            for _ in 0..<(6 + next(55)) { text.unicodeScalars.append(Unicode.Scalar(0x4E00 + UInt32(next(0x5000)))!) }
-            text += next(4) == 0 ? "\n" : "，"
+            for _ in 0..<(6 + numbers.next() % 55) { text.unicodeScalars.append(ideograph(&numbers)) }
+            text += numbers.next() % 4 == 0 ? "\n" : "，"
         }
         return Array(text.utf8)
+    }
+
+    /// A CJK ideograph, U+4E00 to U+9DFF, from the tests' seeded numbers.
+    static func ideograph(_ numbers: inout TextFuzz) -> Unicode.Scalar {
+        Unicode.Scalar(0x4E00 + UInt32(numbers.next() % 0x5000))!
     }
 
     struct Token: Equatable { var id: UInt32, start: Int, end: Int }
@@ -173,15 +174,12 @@ extension OpenModels {
             // Runs of eight ideographs (24 bytes, one long piece each), until
             // two more than a set's ways share a set of the long table.
             let crowd = PieceCache.longWays + 2
-            var state: UInt64 = 7
+            var numbers = TextFuzz(seed: 7)
             var bySet: [Int: [[UInt8]]] = [:]
             var shared: [[UInt8]] = []
             while shared.isEmpty {
                 var run = ""
-                for _ in 0..<8 {
-                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    run.unicodeScalars.append(Unicode.Scalar(0x4E00 + UInt32((state >> 33) % 0x5000))!)
-                }
+                for _ in 0..<8 { run.unicodeScalars.append(Self.ideograph(&numbers)) }
                 let bytes = Array(run.utf8)
                 let set = bytes.withUnsafeBufferPointer { PieceCache.longSet(Vocabulary.hash($0.baseAddress!, $0.count)) }
                 bySet[set, default: []].append(bytes)
@@ -222,11 +220,8 @@ extension OpenModels {
     /// the encoder (`PieceCache.isThrashing`).
     static func base64(bytes: Int, seed: UInt64) -> [UInt8] {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var state = seed
-        return (0..<bytes).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return alphabet[Int(state >> 58)]
-        }
+        var numbers = TextFuzz(seed: seed)
+        return (0..<bytes).map { _ in alphabet[Int(numbers.next() >> 58)] }
     }
 
     @Test("a text that thrashes the memo gives the encoder's ids, in every call, memo or not", arguments: ["cl100k_base", "o200k_base"])
