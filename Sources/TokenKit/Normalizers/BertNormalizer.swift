@@ -75,6 +75,7 @@ struct BertNormalizer: Sendable, Equatable {
     /// as a whole when the next such character (or the end) comes.
     private struct AccentStage {
         let normalizer: BertNormalizer
+        private let inertUnderNFD = InertScalars.of(.nfd)
         private var run: [UInt8] = []
         private var runOrigin: Int32 = 0
         private var scratch: [UInt32] = []
@@ -84,7 +85,7 @@ struct BertNormalizer: Sendable, Equatable {
         @inline(__always)
         mutating func add(_ c: UInt32, origin: Int32, into out: inout NormalizedText) {
             guard normalizer.stripAccents else { return emit(c, origin, &out) }
-            if c < 0x80 || BertCharacters.keptWhole.contains(c) || UnicodeData.isNormalizationInert(c, for: .nfd) {
+            if c < 0x80 || BertCharacters.keptWhole.contains(c) || inertUnderNFD.contains(c) {
                 flush(into: &out)
                 if c >= 0x80 && BertCharacters.nonspacingMarks.contains(c) { return }
                 return emit(c, origin, &out)
