@@ -8,6 +8,13 @@
 /// (`perf`), and a count took 23.40 ms warm (median of 4 alternated
 /// processes, one CPU) against 15.1 for the same vocabulary from a GGUF,
 /// which does not normalize.
+///
+/// With the table, that count took 20.70 ms, and the check was still 14% of
+/// it. Tried: a bit per block of 64 scalars, tested on a three-byte
+/// character's first two bytes with no decode: 20.62 → 20.55 ms (5
+/// alternated processes beside a CI run), still 14% under `perf`. The
+/// loop's branches between ASCII and the ideographs, not the lookup, are
+/// what is left. Not kept.
 package struct InertScalars: Sendable {
     /// Bit `s & 63` of word `s >> 6`: whether scalar `s` is inert.
     private let words: [UInt64]
@@ -16,7 +23,9 @@ package struct InertScalars: Sendable {
     /// The Basic Multilingual Plane: every script's letters and the common
     /// ideographs. Scalars above it (emoji, rare ideographs) are asked of the
     /// source each time. Planes 0 to 2 took 1.0–1.4 ms to build, once per
-    /// process (`tokbench`'s warm-up); this plane takes a third of that.
+    /// process (`tokbench`'s warm-up); with this plane, a third of the
+    /// questions, the warm-up was within its noise of the build without a
+    /// table (1.6–2.4 ms against 1.9–2.0).
     static let limit: UInt32 = 0x1_0000
 
     private init(_ form: NormalizationForm) {
